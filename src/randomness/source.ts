@@ -15,6 +15,11 @@ export interface SourceBatch {
   /** When the upstream produced (beacon) or delivered (private) the value. */
   producedAt: Date;
   fetchedAt: Date;
+  /**
+   * Beacons only: the value may serve operations until this instant (CONTRACT §4: NIST two
+   * periods, drand five periods after producedAt). Absent for private batches.
+   */
+  expiresAt?: Date;
 }
 
 export interface RandomSource {
@@ -33,8 +38,4 @@ export class SourceError extends Error {
   }
 }
 
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
+export { type Clock, systemClock } from '../clock.ts';

@@ -1,0 +1,111 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/schema.ts';
+
+export type Plan = 'free' | 'pro' | 'business';
+export const PLANS: readonly Plan[] = ['free', 'pro', 'business'];
+
+export interface AccountRow {
+  id: string;
+  plan: Plan;
+  telegram_id: number | null;
+  created_at: number;
+}
+
+export interface KeyRow {
+  id: string;
+  account_id: string;
+  prefix: string;
+  hash: string;
+  label: string | null;
+  daily_limit: number;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface KeyWithAccount extends KeyRow {
+  plan: Plan;
+  telegram_id: number | null;
+}
+
+export function createAccountRepository(db: Kysely<Database>) {
+  return {
+    async insertAccount(row: AccountRow): Promise<void> {
+      await db.insertInto('accounts').values(row).execute();
+    },
+
+    /** Creates the account of a Telegram user unless it exists; returns the stored one. */
+    async ensureTelegramAccount(row: AccountRow): Promise<{ account: AccountRow; created: boolean }> {
+      const inserted = await db
+        .insertInto('accounts')
+        .values(row)
+        .onConflict((oc) => oc.column('telegram_id').doNothing())
+        .executeTakeFirst();
+      const account = await this.findByTelegramId(row.telegram_id!);
+      return { account: account!, created: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 };
+    },
+
+    async findByTelegramId(telegramId: number): Promise<AccountRow | undefined> {
+      const row = await db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('telegram_id', '=', telegramId)
+        .executeTakeFirst();
+      return row as AccountRow | undefined;
+    },
+
+    async findById(id: string): Promise<AccountRow | undefined> {
+      const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+      return row as AccountRow | undefined;
+    },
+
+    async setPlan(accountId: string, plan: Plan): Promise<void> {
+      await db.updateTable('accounts').set({ plan }).where('id', '=', accountId).execute();
+    },
+
+    async insertKey(row: KeyRow): Promise<void> {
+      await db.insertInto('api_keys').values(row).execute();
+    },
+
+    async findKeyByPrefix(prefix: string): Promise<KeyWithAccount | undefined> {
+      const row = await db
+        .selectFrom('api_keys')
+        .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+        .selectAll('api_keys')
+        .select(['accounts.plan', 'accounts.telegram_id'])
+        .where('api_keys.prefix', '=', prefix)
+        .executeTakeFirst();
+      return row as KeyWithAccount | undefined;
+    },
+
+    async listKeys(accountId?: string): Promise<KeyWithAccount[]> {
+      let query = db
+        .selectFrom('api_keys')
+        .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+        .selectAll('api_keys')
+        .select(['accounts.plan', 'accounts.telegram_id'])
+        .orderBy('api_keys.created_at')
+        .orderBy('api_keys.prefix');
+      if (accountId) query = query.where('api_keys.account_id', '=', accountId);
+      return (await query.execute()) as KeyWithAccount[];
+    },
+
+    /** Returns false when no unrevoked key has that prefix. */
+    async revokeKey(prefix: string, at: number, accountId?: string): Promise<boolean> {
+      let query = db
+        .updateTable('api_keys')
+        .set({ revoked_at: at })
+        .where('prefix', '=', prefix)
+        .where('revoked_at', 'is', null);
+      if (accountId) query = query.where('account_id', '=', accountId);
+      const result = await query.executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    async touchKey(keyId: string, at: number): Promise<void> {
+      await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+    },
+  };
+}
+
+export type AccountRepository = ReturnType<typeof createAccountRepository>;

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { type Clock, utcDay } from '../clock.ts';
+import { AppError } from '../errors.ts';
+import type { AccountRepository, AccountRow, KeyWithAccount, Plan } from './account.repository.ts';
+import { generateApiKey, KEY_PREFIX_LENGTH, keyMatchesHash, looksLikeApiKey } from './api-key.ts';
+import type { UsageRepository } from './usage.repository.ts';
+
+/** Who is calling: resolved from the key on every request, never cached, so revocations and
+ * plan changes apply from the next request. */
+export interface Principal {
+  keyId: string;
+  accountId: string;
+  plan: Plan;
+  keyPrefix: string;
+  label: string | null;
+  dailyLimit: number;
+  telegramId: number | null;
+}
+
+export interface CreatedKey {
+  key: string;
+  key_prefix: string;
+  plan: Plan;
+  daily_limit: number;
+  account_id: string;
+  label: string | null;
+}
+
+export interface KeySummary {
+  key_prefix: string;
+  account_id: string;
+  plan: Plan;
+  owner_telegram_id: number | null;
+  label: string | null;
+  daily_limit: number;
+  requests_today: number;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface CreateKeyInput {
+  plan?: Plan | undefined;
+  ownerTelegramId?: number | undefined;
+  label?: string | undefined;
+  dailyLimit?: number | undefined;
+}
+
+interface Deps {
+  accounts: AccountRepository;
+  usage: UsageRepository;
+  clock: Clock;
+  defaultDailyLimit: number;
+}
+
+export function createAccountService({ accounts, usage, clock, defaultDailyLimit }: Deps) {
+  const now = () => clock.now().getTime();
+
+  async function ensureTelegramAccount(telegramId: number, plan: Plan = 'free') {
+    const row: AccountRow = { id: randomUUID(), plan, telegram_id: telegramId, created_at: now() };
+    return accounts.ensureTelegramAccount(row);
+  }
+
+  return {
+    ensureTelegramAccount,
+
+    async createKey(input: CreateKeyInput): Promise<CreatedKey> {
+      let account: AccountRow;
+      if (input.ownerTelegramId === undefined) {
+        account = { id: randomUUID(), plan: input.plan ?? 'business', telegram_id: null, created_at: now() };
+        await accounts.insertAccount(account);
+      } else {
+        account = (await ensureTelegramAccount(input.ownerTelegramId, input.plan ?? 'business')).account;
+        if (input.plan && account.plan !== input.plan) {
+          await accounts.setPlan(account.id, input.plan);
+          account = { ...account, plan: input.plan };
+        }
+      }
+      const secret = generateApiKey();
+      const dailyLimit = input.dailyLimit ?? defaultDailyLimit;
+      await accounts.insertKey({
+        id: randomUUID(),
+        account_id: account.id,
+        prefix: secret.prefix,
+        hash: secret.hash,
+        label: input.label ?? null,
+        daily_limit: dailyLimit,
+        created_at: now(),
+        last_used_at: null,
+        revoked_at: null,
+      });
+      return {
+        key: secret.key,
+        key_prefix: secret.prefix,
+        plan: account.plan,
+        daily_limit: dailyLimit,
+        account_id: account.id,
+        label: input.label ?? null,
+      };
+    },
+
+    /** Keys of one account, or of every account for the admin CLI. Never the secret. */
+    async listKeys(accountId?: string): Promise<KeySummary[]> {
+      const rows = await accounts.listKeys(accountId);
+      const today = await usage.countsForDay(
+        rows.map((r) => r.id),
+        utcDay(clock.now()),
+      );
+      return rows.map((row) => summarize(row, today.get(row.id) ?? 0));
+    },
+
+    /** Returns false when no active key has that prefix (within the account, when given). */
+    async revokeKey(prefix: string, accountId?: string): Promise<boolean> {
+      return accounts.revokeKey(prefix, now(), accountId);
+    },
+
+    async setPlan(telegramId: number, plan: Plan): Promise<{ account: AccountRow; created: boolean }> {
+      const { account, created } = await ensureTelegramAccount(telegramId, plan);
+      if (account.plan !== plan) await accounts.setPlan(account.id, plan);
+      return { account: { ...account, plan }, created };
+    },
+
+    async findByTelegramId(telegramId: number): Promise<AccountRow | undefined> {
+      return accounts.findByTelegramId(telegramId);
+    },
+
+    /** Resolves an Authorization header value to the calling key, or refuses with 401. */
+    async authenticate(authorization: string | undefined): Promise<Principal> {
+      const match = /^Bearer ([^\s]+)$/i.exec(authorization ?? '');
+      if (!match) {
+        const detail = authorization
+          ? 'Authorization header must be `Bearer <key>`'
+          : 'Authorization header is missing';
+        throw new AppError('unauthorized', detail, { headers: { 'www-authenticate': 'Bearer' } });
+      }
+      const key = match[1];
+      const row = looksLikeApiKey(key)
+        ? await accounts.findKeyByPrefix(key.slice(0, KEY_PREFIX_LENGTH))
+        : undefined;
+      if (!row || !keyMatchesHash(key, row.hash) || row.revoked_at !== null) {
+        throw new AppError('unauthorized', 'The API key is unknown or revoked', {
+          headers: { 'www-authenticate': 'Bearer' },
+        });
+      }
+      return {
+        keyId: row.id,
+        accountId: row.account_id,
+        plan: row.plan,
+        keyPrefix: row.prefix,
+        label: row.label,
+        dailyLimit: row.daily_limit,
+        telegramId: row.telegram_id,
+      };
+    },
+
+    async requestsToday(keyId: string): Promise<number> {
+      return usage.countFor(keyId, utcDay(clock.now()));
+    },
+
+    async touch(keyId: string): Promise<void> {
+      await accounts.touchKey(keyId, now());
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;
+
+function summarize(row: KeyWithAccount, requestsToday: number): KeySummary {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    key_prefix: row.prefix,
+    account_id: row.account_id,
+    plan: row.plan,
+    owner_telegram_id: row.telegram_id,
+    label: row.label,
+    daily_limit: row.daily_limit,
+    requests_today: requestsToday,
+    created_at: iso(row.created_at)!,
+    last_used_at: iso(row.last_used_at),
+    revoked_at: iso(row.revoked_at),
+  };
+}

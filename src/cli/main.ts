@@ -1,0 +1,58 @@
+import { ConfigError } from '../config.ts';
+import { accountsPlan } from './accounts.commands.ts';
+import { type Command, helpText, type Io, parseCommandArgs, UsageError } from './command.ts';
+import { keysCreate, keysList, keysRevoke } from './keys.commands.ts';
+import { migrate, serve } from './serve.commands.ts';
+
+export const COMMANDS: Command[] = [serve, migrate, keysCreate, keysList, keysRevoke, accountsPlan];
+
+function overview(): string {
+  const lines = COMMANDS.map((c) => `  tyche ${c.usage}`);
+  return `Tyche: provably fair random values and giveaway draws.\n\nCommands:\n${lines.join('\n')}\n\nRun tyche COMMAND --help for details. Settings come from the environment (see README).`;
+}
+
+/** Runs one command line and returns the exit code; never exits the process itself. */
+export async function runCli(argv: string[], io: Io): Promise<number> {
+  const [first, second] = argv;
+  if (!first || first === '--help' || first === '-h' || first === 'help') {
+    io.out(overview());
+    return first ? 0 : 2;
+  }
+  const command =
+    COMMANDS.find((c) => c.name === `${first} ${second}`) ?? COMMANDS.find((c) => c.name === first);
+  if (!command) {
+    io.err(`tyche: unknown command "${argv.slice(0, 2).join(' ')}"\n\n${overview()}`);
+    return 2;
+  }
+  const rest = argv.slice(command.name.split(' ').length);
+  try {
+    const args = parseCommandArgs(command, rest);
+    if (args.values.help) {
+      io.out(helpText(command));
+      return 0;
+    }
+    return await command.run(args, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`tyche ${command.name}: ${error.message}\nUsage: tyche ${command.usage}`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      io.err(`tyche: ${error.message}`);
+      return 2;
+    }
+    io.err(`tyche ${command.name}: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+export async function main(): Promise<void> {
+  const io: Io = {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    env: process.env,
+  };
+  process.exitCode = await runCli(process.argv.slice(2), io);
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,42 @@
+import { configFromEnv } from '../config.ts';
+import { startServer } from '../server.ts';
+import { openStore } from '../store/store.ts';
+import type { Command } from './command.ts';
+
+export const serve: Command = {
+  name: 'serve',
+  usage: 'serve',
+  summary:
+    'Run the HTTP service (and the Telegram bot when TELEGRAM_BOT_TOKEN is set) until SIGTERM or SIGINT.',
+  async run(_args, io) {
+    const server = await startServer(configFromEnv(io.env));
+    await new Promise<void>((resolve) => {
+      const shutdown = (signal: string) => {
+        server.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+        server.stop().then(resolve, (error) => {
+          server.app.log.error({ err: error }, 'shutdown failed');
+          resolve();
+        });
+      };
+      process.once('SIGTERM', shutdown);
+      process.once('SIGINT', shutdown);
+    });
+    return 0;
+  },
+};
+
+export const migrate: Command = {
+  name: 'migrate',
+  usage: 'migrate',
+  summary: 'Apply pending database migrations to DATA_DIR or DATABASE_URL (serve also does this at start).',
+  async run(_args, io) {
+    const store = openStore(configFromEnv(io.env));
+    try {
+      const applied = await store.migrate();
+      io.out(applied.length > 0 ? `Applied ${applied.join(', ')}` : `Already up to date (${store.location})`);
+    } finally {
+      await store.close();
+    }
+    return 0;
+  },
+};

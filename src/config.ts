@@ -1,0 +1,111 @@
+import { SOURCE_NAMES, type SourceName } from './randomness/source.ts';
+
+/**
+ * Every setting the service reads from its environment. Each entry parses one variable and
+ * throws a one-line message naming the variable and what it accepts; the Config type is
+ * inferred from this table so the two cannot drift.
+ */
+const fields = {
+  HOST: text('127.0.0.1'),
+  PORT: integer(8080, 0, 65535),
+  DATA_DIR: text('./data'),
+  DATABASE_URL: optional(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// URL'),
+  PUBLIC_BASE_URL: optional(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'an http:// or https:// URL'),
+  TYCHE_SOURCES: sourceList('anu,nist,system'),
+  TYCHE_TIME_BUDGET_MS: integer(3000, 100, 60000),
+  TYCHE_DAILY_LIMIT: integer(1000, 1, 1_000_000_000),
+  TYCHE_SIGNING_KEY: optional(/^\S+$/, 'a base64url Ed25519 seed or a PKCS#8 PEM'),
+  ANU_QRNG_URL: optional(/^https?:\/\//, 'an http:// or https:// URL'),
+  ANU_QRNG_API_KEY: optional(/^\S+$/, 'an ANU API key without spaces'),
+  NIST_BEACON_URL: text('https://beacon.nist.gov/beacon/2.0', /^https?:\/\//, 'an http:// or https:// URL'),
+  DRAND_URL: text('https://api.drand.sh', /^https?:\/\//, 'an http:// or https:// URL'),
+  TELEGRAM_BOT_TOKEN: optional(/^\d+:[A-Za-z0-9_-]+$/, 'a Bot API token like 123456:ABC-DEF'),
+  TELEGRAM_API_ROOT: text('https://api.telegram.org', /^https?:\/\//, 'an http:// or https:// URL'),
+  TELEGRAM_WEBHOOK_URL: optional(/^https:\/\//, 'an https:// URL'),
+  TELEGRAM_WEBHOOK_SECRET: optional(/^[A-Za-z0-9_-]{1,256}$/, '1-256 characters of A-Z a-z 0-9 _ -'),
+  LOG_LEVEL: oneOf('info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+} as const;
+
+type Fields = typeof fields;
+export type Config = { readonly [K in keyof Fields]: ReturnType<Fields[K]> } & {
+  /** PUBLIC_BASE_URL without a trailing slash, or http://HOST:PORT. */
+  readonly publicBaseUrl: string;
+};
+export type ConfigInput = Partial<Record<keyof Fields, string | undefined>>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export const CONFIG_VARIABLES = Object.keys(fields) as (keyof Fields)[];
+
+/** Builds a config from plain strings; tests call this directly instead of touching process.env. */
+export function createConfig(input: ConfigInput = {}): Config {
+  const parsed: Record<string, unknown> = {};
+  for (const name of CONFIG_VARIABLES) {
+    const raw = input[name];
+    parsed[name] = fields[name](name, raw === '' ? undefined : raw);
+  }
+  const config = parsed as { [K in keyof Fields]: ReturnType<Fields[K]> };
+  const publicBaseUrl = (
+    config.PUBLIC_BASE_URL ?? `http://${hostForUrl(config.HOST)}:${config.PORT}`
+  ).replace(/\/+$/, '');
+  return Object.freeze({ ...config, publicBaseUrl });
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
+  const input: ConfigInput = {};
+  for (const name of CONFIG_VARIABLES) input[name] = env[name];
+  return createConfig(input);
+}
+
+function hostForUrl(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function fail(name: string, raw: string, allowed: string): never {
+  throw new ConfigError(`${name}=${JSON.stringify(raw)} is not valid: expected ${allowed}`);
+}
+
+function text(fallback: string, pattern?: RegExp, allowed?: string) {
+  return (name: string, raw: string | undefined): string => {
+    if (raw === undefined) return fallback;
+    if (pattern && !pattern.test(raw)) fail(name, raw, allowed ?? pattern.source);
+    return raw;
+  };
+}
+
+function optional(pattern: RegExp, allowed: string) {
+  return (name: string, raw: string | undefined): string | undefined => {
+    if (raw !== undefined && !pattern.test(raw)) fail(name, raw, allowed);
+    return raw;
+  };
+}
+
+function integer(fallback: number, min: number, max: number) {
+  return (name: string, raw: string | undefined): number => {
+    if (raw === undefined) return fallback;
+    const value = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!(value >= min && value <= max)) fail(name, raw, `an integer from ${min} to ${max}`);
+    return value;
+  };
+}
+
+function oneOf<T extends string>(fallback: T, allowed: readonly T[]) {
+  return (name: string, raw: string | undefined): T => {
+    if (raw === undefined) return fallback;
+    if (!allowed.includes(raw as T)) fail(name, raw, `one of ${allowed.join(', ')}`);
+    return raw as T;
+  };
+}
+
+function sourceList(fallback: string) {
+  return (name: string, raw: string | undefined): readonly SourceName[] => {
+    const value = raw ?? fallback;
+    const names = value.split(',').map((part) => part.trim());
+    const allowed = `a comma list of distinct sources from ${SOURCE_NAMES.join(', ')}`;
+    if (names.some((n) => !SOURCE_NAMES.includes(n as SourceName))) fail(name, value, allowed);
+    if (new Set(names).size !== names.length) fail(name, value, allowed);
+    return names as SourceName[];
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The one table of error codes. HTTP status, title, the /docs/errors page and the OpenAPI
+ * error responses are all generated from it, so documentation and behaviour cannot drift.
+ */
+export const ERROR_CODES = {
+  invalid_parameter: {
+    status: 400,
+    title: 'Invalid parameter',
+    help: 'A value is out of range, not allowed, or inconsistent with another value.',
+  },
+  missing_parameter: {
+    status: 400,
+    title: 'Missing parameter',
+    help: 'A required parameter or body field is absent.',
+  },
+  invalid_json: {
+    status: 400,
+    title: 'Invalid JSON',
+    help: 'The request body is not valid JSON or is not a JSON object.',
+  },
+  unauthorized: {
+    status: 401,
+    title: 'Unauthorized',
+    help: 'The Authorization header is missing or malformed, or the key is unknown or revoked. Send `Authorization: Bearer <key>`.',
+  },
+  plan_not_supported: {
+    status: 403,
+    title: 'Plan not supported',
+    help: 'The key belongs to an account that is not on the Business plan. `GET /api/v1/me` still answers.',
+  },
+  forbidden: { status: 403, title: 'Forbidden', help: 'The resource belongs to another account.' },
+  not_found: { status: 404, title: 'Not found', help: 'No route or resource matches the address.' },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    help: 'The route exists but not for this method; the `Allow` header lists the methods it accepts.',
+  },
+  already_drawn: {
+    status: 409,
+    title: 'Already drawn',
+    help: 'The giveaway has been drawn; a giveaway is drawn exactly once.',
+  },
+  no_participants: {
+    status: 409,
+    title: 'No participants',
+    help: 'A giveaway without participants cannot be drawn.',
+  },
+  giveaway_completed: {
+    status: 409,
+    title: 'Giveaway completed',
+    help: 'The giveaway has been drawn and no longer accepts participants.',
+  },
+  payload_too_large: { status: 413, title: 'Payload too large', help: 'The request body exceeds 1 MiB.' },
+  unsupported_media_type: {
+    status: 415,
+    title: 'Unsupported media type',
+    help: 'POST bodies must be sent as `Content-Type: application/json`.',
+  },
+  invalid_type: {
+    status: 422,
+    title: 'Invalid type',
+    help: 'A value cannot be read as its declared type (for example `1.5` or `abc` where an integer is expected, or an integer beyond ±2^53−1).',
+  },
+  daily_limit_exceeded: {
+    status: 429,
+    title: 'Daily limit exceeded',
+    help: 'The key has used its daily request limit; `Retry-After` gives the seconds until 00:00 UTC.',
+  },
+  internal_error: {
+    status: 500,
+    title: 'Internal error',
+    help: 'An unexpected error. Quote the `X-Request-ID` to support.',
+  },
+  randomness_unavailable: {
+    status: 503,
+    title: 'Randomness unavailable',
+    help: 'No randomness source could serve within the time budget. Retry after `Retry-After` seconds with exponential backoff; the request was not counted.',
+  },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorItem {
+  parameter: string;
+  message: string;
+}
+
+export interface AppErrorOptions {
+  errors?: ErrorItem[];
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors: ErrorItem[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, detail: string, options: AppErrorOptions = {}) {
+    super(detail, { cause: options.cause });
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

@@ -1,0 +1,121 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { AccountService } from '../accounts/account.service.ts';
+import type { QuotaService } from '../accounts/quota.service.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { AppError } from '../errors.ts';
+import type { Store } from '../store/store.ts';
+import { protectRoutes } from './auth.ts';
+import { trackRoutes } from './method-not-allowed.ts';
+import type { Metrics } from './metrics.ts';
+import { registerOpenApi } from './openapi.ts';
+import { sendProblem, toAppError } from './problem.ts';
+import { requestIdOf } from './request-id.ts';
+import { docsRoutes } from './routes/docs.routes.ts';
+import { healthRoutes } from './routes/health.routes.ts';
+import { meRoutes } from './routes/me.routes.ts';
+import { validatorCompiler } from './validation.ts';
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  accounts: AccountService;
+  quota: QuotaService;
+  metrics: Metrics;
+  clock: Clock;
+  logger?: FastifyBaseLogger;
+}
+
+export const BODY_LIMIT = 1024 * 1024;
+
+/** Builds the HTTP app without listening; main.ts listens, tests use inject() or listen on port 0. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    genReqId: requestIdOf,
+    bodyLimit: BODY_LIMIT,
+    // Closing the server must let in-flight requests finish; new ones get 503 meanwhile.
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.decorateRequest('principal', null);
+  app.decorateRequest('quotaTicket', null);
+  const routes = trackRoutes(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    deps.metrics.requests.inc({ route, method: request.method, status: reply.statusCode });
+    deps.metrics.latency.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+  });
+
+  acceptJsonOnly(app);
+
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendProblem(request, reply, appError, deps.config.publicBaseUrl);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = routes.allowedMethods(request.url);
+    if (allowed.length > 0) {
+      const error = new AppError(
+        'method_not_allowed',
+        `${request.method} is not allowed here; use ${allowed.join(', ')}`,
+        {
+          headers: { allow: allowed.join(', ') },
+        },
+      );
+      return sendProblem(request, reply, error, deps.config.publicBaseUrl);
+    }
+    const error = new AppError(
+      'not_found',
+      `No route matches ${request.method} ${request.url.split('?')[0]}`,
+    );
+    return sendProblem(request, reply, error, deps.config.publicBaseUrl);
+  });
+
+  await registerOpenApi(app, deps.config);
+  await app.register(healthRoutes, { store: deps.store, metrics: deps.metrics });
+  await app.register(docsRoutes, { config: deps.config });
+  await app.register(
+    async (api) => {
+      protectRoutes(api, deps);
+      await api.register(meRoutes, { accounts: deps.accounts, clock: deps.clock });
+    },
+    { prefix: '/api/v1' },
+  );
+  return app;
+}
+
+/**
+ * Only JSON bodies are read. An empty body counts as none (a draw may be posted without one);
+ * anything that is not a JSON object is refused as invalid_json before validation.
+ */
+function acceptJsonOnly(app: FastifyInstance) {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT },
+    (_request, body, done) => {
+      const text = String(body);
+      if (text.trim() === '') return done(null, undefined);
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        return done(new AppError('invalid_json', `Body is not valid JSON: ${(error as Error).message}`));
+      }
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        return done(new AppError('invalid_json', 'Body must be a JSON object'));
+      }
+      done(null, value);
+    },
+  );
+}

@@ -1,0 +1,66 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ERROR_CODES, type ErrorCode, isAppError } from '../errors.ts';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  request_id: string;
+  errors?: { parameter: string; message: string }[];
+}
+
+export function problemOf(error: AppError, requestId: string, publicBaseUrl: string): Problem {
+  const entry = ERROR_CODES[error.code];
+  const body: Problem = {
+    type: `${publicBaseUrl}/docs/errors#${error.code}`,
+    title: entry.title,
+    status: entry.status,
+    detail: error.message,
+    code: error.code,
+    request_id: requestId,
+  };
+  if (error.errors && error.errors.length > 0) body.errors = error.errors;
+  return body;
+}
+
+/**
+ * Turns whatever was thrown into one of the table's codes. Fastify's own errors carry a
+ * status we map by meaning; anything else is an internal error whose details stay in the log.
+ */
+export function toAppError(error: unknown): AppError {
+  if (isAppError(error)) return error;
+  const fastifyError = error as Partial<FastifyError>;
+  const status = fastifyError.statusCode ?? 500;
+  const code = fastifyError.code ?? '';
+  if (status === 413) return new AppError('payload_too_large', 'Request body exceeds the 1 MiB limit');
+  if (status === 415)
+    return new AppError(
+      'unsupported_media_type',
+      'POST bodies must be JSON: send Content-Type: application/json',
+    );
+  if (status === 404) return new AppError('not_found', 'No such resource');
+  if (status === 400 && code.startsWith('FST_ERR_CTP'))
+    return new AppError('invalid_json', fastifyError.message ?? 'Invalid body');
+  if (status >= 400 && status < 500)
+    return new AppError('invalid_parameter', fastifyError.message ?? 'Invalid request');
+  return new AppError('internal_error', 'An unexpected error occurred; quote the X-Request-ID to support', {
+    cause: error,
+  });
+}
+
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: AppError,
+  publicBaseUrl: string,
+) {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply
+    .code(error.status)
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(problemOf(error, request.id, publicBaseUrl));
+}

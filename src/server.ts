@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import type { Config } from './config.ts';
+import { buildApp } from './http/app.ts';
+import { createMetrics } from './http/metrics.ts';
+import { createServices } from './services.ts';
+import { openStore, type Store } from './store/store.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  store: Store;
+  url: string;
+  /** Stops taking requests, lets in-flight ones finish, then closes the store. */
+  stop(): Promise<void>;
+}
+
+export function createLogger(config: Config) {
+  return pino({
+    level: config.LOG_LEVEL,
+    // Keys travel only in this header; it is never written to a log.
+    redact: {
+      paths: ['req.headers.authorization', 'headers.authorization', '*.authorization'],
+      censor: '[redacted]',
+    },
+  });
+}
+
+/** The composition root of `tyche serve`: config → store → services → HTTP. */
+export async function startServer(config: Config, logger = createLogger(config)): Promise<RunningServer> {
+  const store = openStore(config);
+  try {
+    const applied = await store.migrate();
+    if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+    const services = createServices(config, store);
+    const metrics = createMetrics({ defaults: true });
+    const app = await buildApp({ config, store, metrics, ...services, logger });
+    const url = await app.listen({ host: config.HOST, port: config.PORT });
+    logger.info({ url, store: store.dialect, location: store.location }, 'tyche is serving');
+    let stopping: Promise<void> | undefined;
+    return {
+      app,
+      store,
+      url,
+      stop: () => {
+        stopping ??= (async () => {
+          await app.close();
+          await store.close();
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
+}

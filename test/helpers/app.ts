@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import type { CreateKeyInput } from '../../src/accounts/account.service.ts';
+import type { Clock } from '../../src/clock.ts';
+import { type ConfigInput, createConfig } from '../../src/config.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { createMetrics } from '../../src/http/metrics.ts';
+import { createServices, type Services } from '../../src/services.ts';
+import type { Store } from '../../src/store/store.ts';
+import { storeTargets } from './stores.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  services: Services;
+  env: Record<string, string>;
+  /** A key on a fresh account of its own (business unless said otherwise). */
+  key(input?: CreateKeyInput): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(
+  options: {
+    dialect?: 'sqlite' | 'postgres';
+    config?: ConfigInput;
+    clock?: Clock;
+    /** Extra routes a test needs (registered before the app is ready). */
+    routes?: (app: FastifyInstance) => void;
+  } = {},
+): Promise<TestApp> {
+  const targets = await storeTargets();
+  const target = targets.find((t) => t.dialect === (options.dialect ?? 'sqlite'))!;
+  const opened = await target.open();
+  const env = { ...opened.env, PUBLIC_BASE_URL: 'http://127.0.0.1:8080', ...options.config } as Record<
+    string,
+    string
+  >;
+  const config = createConfig(env);
+  const services = createServices(config, opened.store, options.clock);
+  const app = await buildApp({ config, store: opened.store, metrics: createMetrics(), ...services });
+  options.routes?.(app);
+  await app.ready();
+  return {
+    app,
+    store: opened.store,
+    services,
+    env,
+    key: async (input = {}) => (await services.accounts.createKey({ plan: 'business', ...input })).key,
+    async close() {
+      await app.close();
+      await opened.cleanup();
+    },
+  };
+}
+
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
