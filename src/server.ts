@@ -31,8 +31,12 @@ export async function startServer(config: Config, logger = createLogger(config))
   try {
     const applied = await store.migrate();
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
-    const services = createServices(config, store);
     const metrics = createMetrics({ defaults: true });
+    const services = createServices(config, store, {
+      registry: metrics.registry,
+      randomness: { log: (source, error) => logger.warn({ source, err: error }, 'randomness source failed') },
+    });
+    services.cascade.warm();
     const app = await buildApp({ config, store, metrics, ...services, logger });
     const url = await app.listen({ host: config.HOST, port: config.PORT });
     logger.info({ url, store: store.dialect, location: store.location }, 'tyche is serving');

@@ -1,16 +1,28 @@
+import { Registry } from 'prom-client';
 import { createAccountRepository } from './accounts/account.repository.ts';
 import { createAccountService } from './accounts/account.service.ts';
 import { createQuotaService } from './accounts/quota.service.ts';
 import { createUsageRepository } from './accounts/usage.repository.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
+import { createOperationRepository } from './randomness/operation.repository.ts';
+import { createRandomService } from './randomness/random.service.ts';
+import { createRandomnessFromConfig, type RandomnessTuning } from './randomness/randomness.setup.ts';
 import type { Store } from './store/store.ts';
+
+export interface ServiceOptions {
+  clock?: Clock;
+  /** Where service metrics are registered (the HTTP app's registry when serving). */
+  registry?: Registry;
+  randomness?: RandomnessTuning;
+}
 
 /**
  * The services every entry point shares (HTTP, bot, CLI), each given exactly the
- * repositories it needs.
+ * repositories it needs. Nothing here touches the network until it is used.
  */
-export function createServices(config: Config, store: Store, clock: Clock = systemClock) {
+export function createServices(config: Config, store: Store, options: ServiceOptions = {}) {
+  const clock = options.clock ?? systemClock;
   const usage = createUsageRepository(store.db);
   const accounts = createAccountService({
     accounts: createAccountRepository(store.db),
@@ -19,7 +31,14 @@ export function createServices(config: Config, store: Store, clock: Clock = syst
     defaultDailyLimit: config.TYCHE_DAILY_LIMIT,
   });
   const quota = createQuotaService({ usage, clock });
-  return { accounts, quota, clock };
+  const cascade = createRandomnessFromConfig(config, clock, options.registry ?? new Registry(), options.randomness);
+  const random = createRandomService({
+    cascade,
+    operations: createOperationRepository(store.db),
+    clock,
+    budgetMs: config.TYCHE_TIME_BUDGET_MS,
+  });
+  return { accounts, quota, clock, cascade, random };
 }
 
 export type Services = ReturnType<typeof createServices>;

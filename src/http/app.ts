@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AccountService } from '../accounts/account.service.ts';
 import type { QuotaService } from '../accounts/quota.service.ts';
+import type { RandomService } from '../randomness/random.service.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
@@ -15,6 +16,7 @@ import { requestIdOf } from './request-id.ts';
 import { docsRoutes } from './routes/docs.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { meRoutes } from './routes/me.routes.ts';
+import { randomRoutes } from './routes/random.routes.ts';
 import { validatorCompiler } from './validation.ts';
 
 export interface AppDeps {
@@ -22,6 +24,7 @@ export interface AppDeps {
   store: Store;
   accounts: AccountService;
   quota: QuotaService;
+  random: RandomService;
   metrics: Metrics;
   clock: Clock;
   logger?: FastifyBaseLogger;
@@ -88,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (api) => {
       protectRoutes(api, deps);
       await api.register(meRoutes, { accounts: deps.accounts, clock: deps.clock });
+      await api.register(randomRoutes, { random: deps.random });
     },
     { prefix: '/api/v1' },
   );

@@ -8,6 +8,7 @@ export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   usage_daily: UsageDailyTable;
+  operations: OperationsTable;
 }
 
 export interface AccountsTable {
@@ -33,4 +34,16 @@ export interface UsageDailyTable {
   key_id: string;
   day: string;
   count: Generated<number>;
+}
+
+export interface OperationsTable {
+  request_id: string;
+  x_request_id: string;
+  account_id: string;
+  key_id: string;
+  endpoint: string;
+  source: string;
+  source_reference: string;
+  source_fetched_at: number;
+  created_at: number;
 }

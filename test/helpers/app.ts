@@ -4,6 +4,7 @@ import type { Clock } from '../../src/clock.ts';
 import { type ConfigInput, createConfig } from '../../src/config.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
+import type { RandomnessTuning } from '../../src/randomness/randomness.setup.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { Store } from '../../src/store/store.ts';
 import { storeTargets } from './stores.ts';
@@ -23,6 +24,7 @@ export async function startTestApp(
     dialect?: 'sqlite' | 'postgres';
     config?: ConfigInput;
     clock?: Clock;
+    randomness?: RandomnessTuning;
     /** Extra routes a test needs (registered before the app is ready). */
     routes?: (app: FastifyInstance) => void;
   } = {},
@@ -30,13 +32,14 @@ export async function startTestApp(
   const targets = await storeTargets();
   const target = targets.find((t) => t.dialect === (options.dialect ?? 'sqlite'))!;
   const opened = await target.open();
-  const env = { ...opened.env, PUBLIC_BASE_URL: 'http://127.0.0.1:8080', ...options.config } as Record<
+  const env = { ...opened.env, PUBLIC_BASE_URL: 'http://127.0.0.1:8080', TYCHE_SOURCES: 'system', ...options.config } as Record<
     string,
     string
   >;
   const config = createConfig(env);
-  const services = createServices(config, opened.store, options.clock);
-  const app = await buildApp({ config, store: opened.store, metrics: createMetrics(), ...services });
+  const metrics = createMetrics();
+  const services = createServices(config, opened.store, { clock: options.clock, registry: metrics.registry, randomness: options.randomness });
+  const app = await buildApp({ config, store: opened.store, metrics, ...services });
   options.routes?.(app);
   await app.ready();
   return {

@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as accounts from './001-accounts.ts';
+import * as operations from './002-operations.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the order is reviewed in
@@ -7,6 +8,7 @@ import * as accounts from './001-accounts.ts';
  */
 const migrations: Record<string, Migration> = {
   '001-accounts': accounts,
+  '002-operations': operations,
 };
 
 export const migrationProvider: MigrationProvider = {

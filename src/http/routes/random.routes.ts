@@ -1,0 +1,116 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { OperationContext, RandomService } from '../../randomness/random.service.ts';
+import type { SourceName } from '../../randomness/source.ts';
+import { AppError } from '../../errors.ts';
+import { errorResponses, PROTECTED_ERRORS } from '../schemas.ts';
+import {
+  BytesQuerySchema,
+  BytesResponseSchema,
+  ChoiceBodySchema,
+  ChoiceResponseSchema,
+  IntQuerySchema,
+  IntResponseSchema,
+  OperationSchema,
+  ShuffleBodySchema,
+  ShuffleResponseSchema,
+} from './random.schemas.ts';
+
+const RANDOM_ERRORS = [...PROTECTED_ERRORS, 'invalid_parameter', 'missing_parameter', 'invalid_type', 'randomness_unavailable'] as const;
+const BODY_ERRORS = [...RANDOM_ERRORS, 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as const;
+
+export function operationContext(request: FastifyRequest): OperationContext {
+  const principal = request.principal!;
+  return {
+    accountId: principal.accountId,
+    keyId: principal.keyId,
+    xRequestId: request.id,
+    endpoint: `${request.method} ${request.routeOptions.url}`,
+  };
+}
+
+export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> = async (app, { random }) => {
+  const common = { tags: ['random'], security: [{ bearer: [] }] };
+
+  app.get(
+    '/random/int',
+    {
+      schema: {
+        ...common,
+        summary: 'Uniform random integers in [min, max], without modulo bias',
+        querystring: IntQuerySchema,
+        response: { 200: IntResponseSchema, ...errorResponses([...RANDOM_ERRORS]) },
+      },
+    },
+    async (request) => random.int(operationContext(request), request.query),
+  );
+
+  app.post(
+    '/random/choice',
+    {
+      schema: {
+        ...common,
+        summary: 'Choose count elements of items, optionally at distinct positions',
+        body: ChoiceBodySchema,
+        response: { 200: ChoiceResponseSchema, ...errorResponses([...BODY_ERRORS]) },
+      },
+    },
+    async (request) => random.choice(operationContext(request), request.body),
+  );
+
+  app.post(
+    '/random/shuffle',
+    {
+      schema: {
+        ...common,
+        summary: 'Fisher–Yates shuffle of items',
+        body: ShuffleBodySchema,
+        response: { 200: ShuffleResponseSchema, ...errorResponses([...BODY_ERRORS]) },
+      },
+    },
+    async (request) => random.shuffle(operationContext(request), request.body),
+  );
+
+  app.get(
+    '/random/bytes',
+    {
+      schema: {
+        ...common,
+        summary: 'Random bytes from the system CSPRNG mixed with the external source',
+        querystring: BytesQuerySchema,
+        response: { 200: BytesResponseSchema, ...errorResponses([...RANDOM_ERRORS]) },
+      },
+    },
+    async (request) => random.bytes(operationContext(request), request.query),
+  );
+
+  app.get(
+    '/operations/:request_id',
+    {
+      schema: {
+        ...common,
+        tags: ['support'],
+        summary: 'The record of one randomness operation of this account',
+        params: Type.Object({ request_id: Type.String({ maxLength: 200 }) }),
+        response: { 200: OperationSchema, ...errorResponses([...PROTECTED_ERRORS, 'forbidden', 'not_found']) },
+      },
+    },
+    async (request) => {
+      const row = await random.findOperation(request.params.request_id);
+      if (!row) throw new AppError('not_found', `No operation has the id ${request.params.request_id}`);
+      if (row.account_id !== request.principal!.accountId) {
+        throw new AppError('forbidden', 'This operation belongs to another account');
+      }
+      return {
+        request_id: row.request_id,
+        x_request_id: row.x_request_id,
+        endpoint: row.endpoint,
+        qrng_source: row.source as SourceName,
+        source_reference: row.source_reference,
+        source_fetched_at: new Date(row.source_fetched_at).toISOString(),
+        created_at: new Date(row.created_at).toISOString(),
+      };
+    },
+  );
+};

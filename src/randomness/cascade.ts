@@ -1,0 +1,63 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { AppError } from '../errors.ts';
+import type { Material, PoolState, SourcePool } from './pool.ts';
+
+const DEFAULT_RETRY_AFTER_S = 5;
+
+/**
+ * Serves operations from the pools in cascade order. Each operation takes from the first pool
+ * that can serve at once, so a drained or failing upstream never slows a request while a later
+ * level can answer; only when no level can serve does it wait for refills already under way,
+ * and never past the request's time budget.
+ */
+export function createCascade(pools: readonly SourcePool[], options: { served?: (material: Material) => void } = {}) {
+  const takeNow = (bytes: number): Material | undefined => {
+    for (const pool of pools) {
+      const material = pool.tryTake(bytes);
+      if (material) return material;
+    }
+    return undefined;
+  };
+
+  const unavailable = () => {
+    const retryMs = Math.min(...pools.map((pool) => pool.retryInMs()).filter((ms) => ms > 0), DEFAULT_RETRY_AFTER_S * 1000);
+    const seconds = Math.max(1, Math.ceil(retryMs / 1000));
+    return new AppError('randomness_unavailable', `No randomness source could serve in time; retry after ${seconds} s`, {
+      headers: { 'retry-after': String(seconds) },
+    });
+  };
+
+  return {
+    /** Material for `count` operations of `bytes` each, or 503 once the budget is spent. */
+    async acquire(count: number, bytes: number, budgetMs: number): Promise<Material[]> {
+      const deadline = performance.now() + budgetMs;
+      const out: Material[] = [];
+      while (out.length < count) {
+        const material = takeNow(bytes);
+        if (material) {
+          options.served?.(material);
+          out.push(material);
+          continue;
+        }
+        const refills = pools.map((pool) => pool.refilled()).filter((p): p is Promise<void> => p !== undefined);
+        const left = deadline - performance.now();
+        if (refills.length === 0 || left <= 0) throw unavailable();
+        const timer = new AbortController();
+        await Promise.race([Promise.any(refills), delay(left, undefined, { signal: timer.signal }).catch(() => {})]);
+        timer.abort();
+      }
+      return out;
+    },
+
+    /** Starts every pool's first fetch so the first requests find material waiting. */
+    warm(): void {
+      for (const pool of pools) pool.refilled();
+    },
+
+    state(): PoolState[] {
+      return pools.map((pool) => pool.state());
+    },
+  };
+}
+
+export type Cascade = ReturnType<typeof createCascade>;

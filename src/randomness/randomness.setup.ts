@@ -1,0 +1,65 @@
+import type { Registry } from 'prom-client';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { createCascade } from './cascade.ts';
+import { createBeaconPool, createPrivatePool, createSystemPool, type PoolEvents, type SourcePool } from './pool.ts';
+import { createRandomnessMetrics } from './randomness.metrics.ts';
+import type { SourceName } from './source.ts';
+import { createAnuSource } from './sources/anu.source.ts';
+import { createDrandSource, type DrandChain } from './sources/drand.source.ts';
+import { createNistSource } from './sources/nist.source.ts';
+
+/** Settings that only code (tests, benchmarks) changes; the environment covers the rest. */
+export interface RandomnessTuning {
+  drandChain?: Partial<DrandChain>;
+  fetchTimeoutMs?: number;
+  /** Least time between two ANU calls; keyless ANU allows about one a minute. */
+  anuMinIntervalMs?: number;
+  failureThreshold?: number;
+  cooldownMs?: number;
+  log?: (source: SourceName, error: unknown) => void;
+}
+
+const DEFAULT_FETCH_TIMEOUT_MS = 5000;
+const ANU_KEYLESS_INTERVAL_MS = 60_000;
+
+/** Builds the cascade of TYCHE_SOURCES, in order, with its metrics. */
+export function createRandomnessFromConfig(config: Config, clock: Clock, registry: Registry, tuning: RandomnessTuning = {}) {
+  const metrics = createRandomnessMetrics(registry);
+  const events: PoolEvents = {
+    fetched: (source) => metrics.fetches.inc({ source }),
+    failed: (source, error) => {
+      metrics.failures.inc({ source });
+      tuning.log?.(source, error);
+    },
+  };
+  const timeoutMs = tuning.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+  const common = {
+    clock,
+    events,
+    fetchTimeoutMs: timeoutMs,
+    failureThreshold: tuning.failureThreshold,
+    cooldownMs: tuning.cooldownMs,
+  };
+  const pools = config.TYCHE_SOURCES.map((name): SourcePool => {
+    switch (name) {
+      case 'anu':
+        return createPrivatePool(
+          createAnuSource({ url: config.ANU_QRNG_URL, apiKey: config.ANU_QRNG_API_KEY, timeoutMs, clock }),
+          { ...common, minIntervalMs: tuning.anuMinIntervalMs ?? ANU_KEYLESS_INTERVAL_MS },
+        );
+      case 'nist':
+        return createBeaconPool(createNistSource({ url: config.NIST_BEACON_URL, timeoutMs, clock }), common);
+      case 'drand':
+        return createBeaconPool(
+          createDrandSource({ url: config.DRAND_URL, timeoutMs, clock, ...tuning.drandChain }),
+          common,
+        );
+      case 'system':
+        return createSystemPool(clock);
+    }
+  });
+  const cascade = createCascade(pools, { served: (material) => metrics.operations.inc({ source: material.source }) });
+  metrics.observe(cascade.state);
+  return cascade;
+}
