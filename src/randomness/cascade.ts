@@ -20,7 +20,9 @@ export function createCascade(pools: readonly SourcePool[], options: { served?: 
   };
 
   const unavailable = () => {
-    const retryMs = Math.min(...pools.map((pool) => pool.retryInMs()).filter((ms) => ms > 0), DEFAULT_RETRY_AFTER_S * 1000);
+    // The soonest any level may try its upstream again; a plain guess when none is waiting.
+    const waits = pools.map((pool) => pool.retryInMs()).filter((ms) => ms > 0);
+    const retryMs = waits.length > 0 ? Math.min(...waits) : DEFAULT_RETRY_AFTER_S * 1000;
     const seconds = Math.max(1, Math.ceil(retryMs / 1000));
     return new AppError('randomness_unavailable', `No randomness source could serve in time; retry after ${seconds} s`, {
       headers: { 'retry-after': String(seconds) },

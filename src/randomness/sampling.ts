@@ -107,6 +107,7 @@ export function choosePositionsWith(uniform: Uniform, n: number, count: number, 
     const j = i + uniform(n - i);
     const atJ = swapped.get(j) ?? j;
     swapped.set(j, swapped.get(i) ?? i);
+    swapped.delete(i);
     picks[i] = atJ;
   }
   return picks;
