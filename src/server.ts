@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
+import { joinUrlFor } from './bot/join-link.ts';
+import { createTelegram, fetchBotInfo } from './bot/telegram.setup.ts';
 import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { createMetrics } from './http/metrics.ts';
@@ -25,21 +27,31 @@ export function createLogger(config: Config) {
   });
 }
 
-/** The composition root of `tyche serve`: config → store → services → HTTP. */
+/** The composition root of `tyche serve`: config → store → services → HTTP and the Telegram bot. */
 export async function startServer(config: Config, logger = createLogger(config)): Promise<RunningServer> {
   const store = openStore(config);
   try {
     const applied = await store.migrate();
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
     const metrics = createMetrics({ defaults: true });
+    // Before the services: every giveaway's join_url needs the bot's username.
+    const botInfo = config.TELEGRAM_BOT_TOKEN ? await fetchBotInfo(config) : undefined;
     const services = createServices(config, store, {
       registry: metrics.registry,
       randomness: { log: (source, error) => logger.warn({ source, err: error }, 'randomness source failed') },
+      joinUrl: botInfo ? joinUrlFor(botInfo.username) : undefined,
     });
-    services.cascade.warm();
+    const telegram = botInfo
+      ? createTelegram(botInfo, { config, store, ...services, log: logger.child({ component: 'bot' }) })
+      : undefined;
+    // Not awaited: a slow upstream must not delay the start; early requests fall to later levels.
+    void services.cascade.warm();
     const app = await buildApp({ config, store, metrics, ...services, logger });
+    await telegram?.registerRoutes(app);
     const url = await app.listen({ host: config.HOST, port: config.PORT });
     logger.info({ url, store: store.dialect, location: store.location }, 'tyche is serving');
+    telegram?.start();
+    if (telegram) logger.info({ bot: botInfo?.username, mode: telegram.mode }, 'telegram bot started');
     let stopping: Promise<void> | undefined;
     return {
       app,
@@ -47,7 +59,9 @@ export async function startServer(config: Config, logger = createLogger(config))
       url,
       stop: () => {
         stopping ??= (async () => {
+          await telegram?.stop();
           await app.close();
+          await telegram?.drainNotices();
           await store.close();
         })();
         return stopping;

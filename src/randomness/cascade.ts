@@ -10,7 +10,10 @@ const DEFAULT_RETRY_AFTER_S = 5;
  * level can answer; only when no level can serve does it wait for refills already under way,
  * and never past the request's time budget.
  */
-export function createCascade(pools: readonly SourcePool[], options: { served?: (material: Material) => void } = {}) {
+export function createCascade(
+  pools: readonly SourcePool[],
+  options: { served?: (material: Material) => void } = {},
+) {
   const takeNow = (bytes: number): Material | undefined => {
     for (const pool of pools) {
       const material = pool.tryTake(bytes);
@@ -24,9 +27,13 @@ export function createCascade(pools: readonly SourcePool[], options: { served?: 
     const waits = pools.map((pool) => pool.retryInMs()).filter((ms) => ms > 0);
     const retryMs = waits.length > 0 ? Math.min(...waits) : DEFAULT_RETRY_AFTER_S * 1000;
     const seconds = Math.max(1, Math.ceil(retryMs / 1000));
-    return new AppError('randomness_unavailable', `No randomness source could serve in time; retry after ${seconds} s`, {
-      headers: { 'retry-after': String(seconds) },
-    });
+    return new AppError(
+      'randomness_unavailable',
+      `No randomness source could serve in time; retry after ${seconds} s`,
+      {
+        headers: { 'retry-after': String(seconds) },
+      },
+    );
   };
 
   return {
@@ -41,19 +48,24 @@ export function createCascade(pools: readonly SourcePool[], options: { served?: 
           out.push(material);
           continue;
         }
-        const refills = pools.map((pool) => pool.refilled()).filter((p): p is Promise<void> => p !== undefined);
+        const refills = pools
+          .map((pool) => pool.refilled())
+          .filter((p): p is Promise<void> => p !== undefined);
         const left = deadline - performance.now();
         if (refills.length === 0 || left <= 0) throw unavailable();
         const timer = new AbortController();
-        await Promise.race([Promise.any(refills), delay(left, undefined, { signal: timer.signal }).catch(() => {})]);
+        await Promise.race([
+          Promise.any(refills),
+          delay(left, undefined, { signal: timer.signal }).catch(() => {}),
+        ]);
         timer.abort();
       }
       return out;
     },
 
-    /** Starts every pool's first fetch so the first requests find material waiting. */
-    warm(): void {
-      for (const pool of pools) pool.refilled();
+    /** Starts every pool's first fetch so the first requests find material waiting; resolves when all settle. */
+    async warm(): Promise<void> {
+      await Promise.allSettled(pools.map((pool) => pool.refilled()));
     },
 
     state(): PoolState[] {

@@ -10,7 +10,10 @@ export function createOperationRepository(db: Kysely<Database>) {
   return {
     async insertMany(rows: OperationRow[], trx: Kysely<Database> = db): Promise<void> {
       for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-        await trx.insertInto('operations').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
+        await trx
+          .insertInto('operations')
+          .values(rows.slice(i, i + ROWS_PER_INSERT))
+          .execute();
       }
     },
 

@@ -97,7 +97,10 @@ function createFetcher(source: RandomSource, options: PoolOptions, accept: (batc
  * A private source (ANU): buffered batches whose bytes are handed out once each, refilled in
  * the background when the buffer runs low.
  */
-export function createPrivatePool(source: RandomSource, options: PoolOptions & { lowWater?: number }): SourcePool {
+export function createPrivatePool(
+  source: RandomSource,
+  options: PoolOptions & { lowWater?: number },
+): SourcePool {
   const batches: { batch: SourceBatch; offset: number }[] = [];
   const available = () => batches.reduce((sum, b) => sum + b.batch.bytes.length - b.offset, 0);
   const fetcher = createFetcher(source, options, (batch) => batches.push({ batch, offset: 0 }));
@@ -139,7 +142,8 @@ export function createBeaconPool(source: RandomSource, options: PoolOptions): So
   const fetcher = createFetcher(source, options, (batch) => {
     if (!latest || batch.producedAt >= latest.producedAt) latest = batch;
   });
-  const expiry = (batch: SourceBatch) => (batch.expiresAt ?? new Date(batch.producedAt.getTime() + 120_000)).getTime();
+  const expiry = (batch: SourceBatch) =>
+    (batch.expiresAt ?? new Date(batch.producedAt.getTime() + 120_000)).getTime();
   const fresh = () => latest !== undefined && options.clock.now().getTime() < expiry(latest);
 
   return {
@@ -148,7 +152,13 @@ export function createBeaconPool(source: RandomSource, options: PoolOptions): So
       const now = options.clock.now().getTime();
       if (!latest || now >= (latest.producedAt.getTime() + expiry(latest)) / 2) fetcher.start();
       if (!fresh() || !latest) return undefined;
-      return { source: source.name, kind: 'beacon', bytes: latest.bytes, reference: latest.reference, fetchedAt: latest.fetchedAt };
+      return {
+        source: source.name,
+        kind: 'beacon',
+        bytes: latest.bytes,
+        reference: latest.reference,
+        fetchedAt: latest.fetchedAt,
+      };
     },
     refilled: () => fetcher.start(),
     retryInMs: () => fetcher.retryInMs(),

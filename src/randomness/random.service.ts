@@ -98,15 +98,30 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
       const ops = await operate(count);
       const numbers = ops.map((op) => intInRange(streamOf(op), min, max));
       await record(ctx, ops);
-      return { numbers, count, range: { min, max }, ...lastOf(ops), qrng_request_ids: ops.map((op) => op.requestId) };
+      return {
+        numbers,
+        count,
+        range: { min, max },
+        ...lastOf(ops),
+        qrng_request_ids: ops.map((op) => op.requestId),
+      };
     },
 
     async choice(ctx: OperationContext, body: { items: unknown[]; count: number; unique: boolean }) {
       const { items, count, unique } = body;
       if (unique && count > items.length) {
-        throw new AppError('invalid_parameter', `count (${count}) exceeds the ${items.length} items of a unique choice`, {
-          errors: [{ parameter: 'count', message: `must be at most items.length (${items.length}) when unique is true` }],
-        });
+        throw new AppError(
+          'invalid_parameter',
+          `count (${count}) exceeds the ${items.length} items of a unique choice`,
+          {
+            errors: [
+              {
+                parameter: 'count',
+                message: `must be at most items.length (${items.length}) when unique is true`,
+              },
+            ],
+          },
+        );
       }
       const ops = await operate(1);
       const chosen = choose(streamOf(ops[0]), items, count, unique);
@@ -131,7 +146,13 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
       const system = randomBytes(query.n);
       for (let i = 0; i < out.length; i++) out[i] ^= system[i];
       await record(ctx, ops);
-      return { bytes: out.toString(query.format), format: query.format, length: query.n, ...lastOf(ops), pool: 'crypto' as const };
+      return {
+        bytes: out.toString(query.format),
+        format: query.format,
+        length: query.n,
+        ...lastOf(ops),
+        pool: 'crypto' as const,
+      };
     },
 
     async findOperation(requestId: string) {

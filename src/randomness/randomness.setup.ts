@@ -2,7 +2,13 @@ import type { Registry } from 'prom-client';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { createCascade } from './cascade.ts';
-import { createBeaconPool, createPrivatePool, createSystemPool, type PoolEvents, type SourcePool } from './pool.ts';
+import {
+  createBeaconPool,
+  createPrivatePool,
+  createSystemPool,
+  type PoolEvents,
+  type SourcePool,
+} from './pool.ts';
 import { createRandomnessMetrics } from './randomness.metrics.ts';
 import type { SourceName } from './source.ts';
 import { createAnuSource } from './sources/anu.source.ts';
@@ -24,7 +30,12 @@ const DEFAULT_FETCH_TIMEOUT_MS = 5000;
 const ANU_KEYLESS_INTERVAL_MS = 60_000;
 
 /** Builds the cascade of TYCHE_SOURCES, in order, with its metrics. */
-export function createRandomnessFromConfig(config: Config, clock: Clock, registry: Registry, tuning: RandomnessTuning = {}) {
+export function createRandomnessFromConfig(
+  config: Config,
+  clock: Clock,
+  registry: Registry,
+  tuning: RandomnessTuning = {},
+) {
   const metrics = createRandomnessMetrics(registry);
   const events: PoolEvents = {
     fetched: (source) => metrics.fetches.inc({ source }),
@@ -59,7 +70,9 @@ export function createRandomnessFromConfig(config: Config, clock: Clock, registr
         return createSystemPool(clock);
     }
   });
-  const cascade = createCascade(pools, { served: (material) => metrics.operations.inc({ source: material.source }) });
+  const cascade = createCascade(pools, {
+    served: (material) => metrics.operations.inc({ source: material.source }),
+  });
   metrics.observe(cascade.state);
   return cascade;
 }

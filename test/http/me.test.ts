@@ -50,9 +50,15 @@ describe('GET /api/v1/me', () => {
 
   test('a plan change or revocation applies from the next request', async () => {
     const created = await t.services.accounts.createKey({ ownerTelegramId: 424242, plan: 'free' });
-    assert.equal((await t.app.inject({ url: '/api/v1/me', headers: bearer(created.key) })).json().plan, 'free');
+    assert.equal(
+      (await t.app.inject({ url: '/api/v1/me', headers: bearer(created.key) })).json().plan,
+      'free',
+    );
     await t.services.accounts.setPlan(424242, 'business');
-    assert.equal((await t.app.inject({ url: '/api/v1/me', headers: bearer(created.key) })).json().plan, 'business');
+    assert.equal(
+      (await t.app.inject({ url: '/api/v1/me', headers: bearer(created.key) })).json().plan,
+      'business',
+    );
     await t.services.accounts.revokeKey(created.key_prefix);
     assert.equal((await t.app.inject({ url: '/api/v1/me', headers: bearer(created.key) })).statusCode, 401);
   });

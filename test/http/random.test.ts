@@ -16,12 +16,26 @@ describe('random endpoints', () => {
 
   const get = (url: string) => t.app.inject({ url, headers: bearer(key) });
   const post = (url: string, payload: unknown) =>
-    t.app.inject({ method: 'POST', url, headers: { ...bearer(key), 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
-  const expectError = async (res: Awaited<ReturnType<typeof get>>, status: number, code: string, parameter?: string) => {
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...bearer(key), 'content-type': 'application/json' },
+      payload: JSON.stringify(payload),
+    });
+  const expectError = async (
+    res: Awaited<ReturnType<typeof get>>,
+    status: number,
+    code: string,
+    parameter?: string,
+  ) => {
     assert.equal(res.statusCode, status, res.body);
     const body = res.json();
     assert.equal(body.code, code, res.body);
-    if (parameter) assert.ok(body.errors.some((e: { parameter: string }) => e.parameter === parameter), res.body);
+    if (parameter)
+      assert.ok(
+        body.errors.some((e: { parameter: string }) => e.parameter === parameter),
+        res.body,
+      );
   };
 
   describe('GET /random/int', () => {
@@ -38,7 +52,11 @@ describe('random endpoints', () => {
       assert.equal(new Set(body.qrng_request_ids).size, 100);
       assert.ok(body.qrng_request_ids.every((id: string) => UUID.test(id)));
       assert.equal(body.request_id, body.qrng_request_ids.at(-1));
-      assert.equal(new Set(body.numbers).size, 11, '100 draws over 11 values hit every value (p of a miss < 1e-3)');
+      assert.equal(
+        new Set(body.numbers).size,
+        11,
+        '100 draws over 11 values hit every value (p of a miss < 1e-3)',
+      );
     });
 
     test('count defaults to 1; qrng_request_ids is still present', async () => {
@@ -60,17 +78,53 @@ describe('random endpoints', () => {
       await expectError(await get('/api/v1/random/int?min=5'), 400, 'missing_parameter', 'max');
       await expectError(await get('/api/v1/random/int?min=5&max=5'), 400, 'invalid_parameter', 'min');
       await expectError(await get('/api/v1/random/int?min=6&max=5'), 400, 'invalid_parameter', 'min');
-      await expectError(await get('/api/v1/random/int?min=0&max=1000000001'), 400, 'invalid_parameter', 'max');
-      await expectError(await get('/api/v1/random/int?min=0&max=5&count=0'), 400, 'invalid_parameter', 'count');
-      await expectError(await get('/api/v1/random/int?min=0&max=5&count=101'), 400, 'invalid_parameter', 'count');
+      await expectError(
+        await get('/api/v1/random/int?min=0&max=1000000001'),
+        400,
+        'invalid_parameter',
+        'max',
+      );
+      await expectError(
+        await get('/api/v1/random/int?min=0&max=5&count=0'),
+        400,
+        'invalid_parameter',
+        'count',
+      );
+      await expectError(
+        await get('/api/v1/random/int?min=0&max=5&count=101'),
+        400,
+        'invalid_parameter',
+        'count',
+      );
     });
 
     test('422: values that are not plain safe integers, checked before range', async () => {
-      for (const bad of ['1.5', 'abc', '1e3', '', '0x10', '+1', ' 1', String(2 ** 53), '-9007199254740992', '1.0']) {
-        await expectError(await get(`/api/v1/random/int?min=${encodeURIComponent(bad)}&max=5`), 422, 'invalid_type', 'min');
+      for (const bad of [
+        '1.5',
+        'abc',
+        '1e3',
+        '',
+        '0x10',
+        '+1',
+        ' 1',
+        String(2 ** 53),
+        '-9007199254740992',
+        '1.0',
+      ]) {
+        await expectError(
+          await get(`/api/v1/random/int?min=${encodeURIComponent(bad)}&max=5`),
+          422,
+          'invalid_type',
+          'min',
+        );
       }
       await expectError(await get('/api/v1/random/int?min=0&max=5&count=1.5'), 422, 'invalid_type', 'count');
-      await expectError(await get('/api/v1/random/int?min=0&max=5&count=1000.5'), 422, 'invalid_type', 'count');
+      await expectError(
+        await get('/api/v1/random/int?min=0&max=5&count=1000.5'),
+        422,
+        'invalid_type',
+        'count',
+      );
       await expectError(await get('/api/v1/random/int?min=a&max=5&count=500'), 422, 'invalid_type', 'min');
       await expectError(await get('/api/v1/random/int?min=0&min=1&max=5'), 422, 'invalid_type', 'min');
     });
@@ -92,7 +146,9 @@ describe('random endpoints', () => {
       const items = Array.from({ length: 20 }, (_, i) => `x${i}`);
       const body = (await post('/api/v1/random/choice', { items, count: 20, unique: true })).json();
       assert.deepEqual([...body.chosen].sort(), [...items].sort());
-      const dupes = (await post('/api/v1/random/choice', { items: ['same', 'same'], count: 2, unique: true })).json();
+      const dupes = (
+        await post('/api/v1/random/choice', { items: ['same', 'same'], count: 2, unique: true })
+      ).json();
       assert.deepEqual(dupes.chosen, ['same', 'same'], 'distinct positions, not distinct values');
     });
 
@@ -104,18 +160,73 @@ describe('random endpoints', () => {
 
     test('400 and 422 cases', async () => {
       await expectError(await post('/api/v1/random/choice', {}), 400, 'missing_parameter', 'items');
-      await expectError(await post('/api/v1/random/choice', { items: [] }), 400, 'invalid_parameter', 'items');
-      await expectError(await post('/api/v1/random/choice', { items: new Array(10_001).fill(0) }), 400, 'invalid_parameter', 'items');
-      await expectError(await post('/api/v1/random/choice', { items: [1, 2], count: 3, unique: true }), 400, 'invalid_parameter', 'count');
-      await expectError(await post('/api/v1/random/choice', { items: [1], count: 0 }), 400, 'invalid_parameter', 'count');
-      await expectError(await post('/api/v1/random/choice', { items: [1], count: 10_001 }), 400, 'invalid_parameter', 'count');
-      await expectError(await post('/api/v1/random/choice', { items: [1], extra: 1 }), 400, 'invalid_parameter', 'extra');
+      await expectError(
+        await post('/api/v1/random/choice', { items: [] }),
+        400,
+        'invalid_parameter',
+        'items',
+      );
+      await expectError(
+        await post('/api/v1/random/choice', { items: new Array(10_001).fill(0) }),
+        400,
+        'invalid_parameter',
+        'items',
+      );
+      await expectError(
+        await post('/api/v1/random/choice', { items: [1, 2], count: 3, unique: true }),
+        400,
+        'invalid_parameter',
+        'count',
+      );
+      await expectError(
+        await post('/api/v1/random/choice', { items: [1], count: 0 }),
+        400,
+        'invalid_parameter',
+        'count',
+      );
+      await expectError(
+        await post('/api/v1/random/choice', { items: [1], count: 10_001 }),
+        400,
+        'invalid_parameter',
+        'count',
+      );
+      await expectError(
+        await post('/api/v1/random/choice', { items: [1], extra: 1 }),
+        400,
+        'invalid_parameter',
+        'extra',
+      );
       await expectError(await post('/api/v1/random/choice', { items: 'abc' }), 422, 'invalid_type', 'items');
-      await expectError(await post('/api/v1/random/choice', { items: [1], count: '2' }), 422, 'invalid_type', 'count');
-      await expectError(await post('/api/v1/random/choice', { items: [1], count: 1.5 }), 422, 'invalid_type', 'count');
-      await expectError(await post('/api/v1/random/choice', { items: [1], count: 2 ** 53 }), 422, 'invalid_type', 'count');
-      await expectError(await post('/api/v1/random/choice', { items: [1], unique: 'yes' }), 422, 'invalid_type', 'unique');
-      await expectError(await post('/api/v1/random/choice', { items: 5, count: 0 }), 422, 'invalid_type', 'items');
+      await expectError(
+        await post('/api/v1/random/choice', { items: [1], count: '2' }),
+        422,
+        'invalid_type',
+        'count',
+      );
+      await expectError(
+        await post('/api/v1/random/choice', { items: [1], count: 1.5 }),
+        422,
+        'invalid_type',
+        'count',
+      );
+      await expectError(
+        await post('/api/v1/random/choice', { items: [1], count: 2 ** 53 }),
+        422,
+        'invalid_type',
+        'count',
+      );
+      await expectError(
+        await post('/api/v1/random/choice', { items: [1], unique: 'yes' }),
+        422,
+        'invalid_type',
+        'unique',
+      );
+      await expectError(
+        await post('/api/v1/random/choice', { items: 5, count: 0 }),
+        422,
+        'invalid_type',
+        'items',
+      );
     });
   });
 
@@ -124,17 +235,39 @@ describe('random endpoints', () => {
       const items = Array.from({ length: 1000 }, (_, i) => i);
       const body = (await post('/api/v1/random/shuffle', { items })).json();
       assert.equal(body.count, 1000);
-      assert.deepEqual([...body.shuffled].sort((a, b) => a - b), items);
+      assert.deepEqual(
+        [...body.shuffled].sort((a, b) => a - b),
+        items,
+      );
       assert.notDeepEqual(body.shuffled, items, 'identity has probability 1/1000!');
       assert.equal(body.qrng_source, 'system');
     });
 
     test('400 and 422 cases', async () => {
       await expectError(await post('/api/v1/random/shuffle', {}), 400, 'missing_parameter', 'items');
-      await expectError(await post('/api/v1/random/shuffle', { items: [] }), 400, 'invalid_parameter', 'items');
-      await expectError(await post('/api/v1/random/shuffle', { items: new Array(10_001).fill(1) }), 400, 'invalid_parameter', 'items');
-      await expectError(await post('/api/v1/random/shuffle', { items: { a: 1 } }), 422, 'invalid_type', 'items');
-      const empty = await t.app.inject({ method: 'POST', url: '/api/v1/random/shuffle', headers: bearer(key) });
+      await expectError(
+        await post('/api/v1/random/shuffle', { items: [] }),
+        400,
+        'invalid_parameter',
+        'items',
+      );
+      await expectError(
+        await post('/api/v1/random/shuffle', { items: new Array(10_001).fill(1) }),
+        400,
+        'invalid_parameter',
+        'items',
+      );
+      await expectError(
+        await post('/api/v1/random/shuffle', { items: { a: 1 } }),
+        422,
+        'invalid_type',
+        'items',
+      );
+      const empty = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/random/shuffle',
+        headers: bearer(key),
+      });
       await expectError(empty, 400, 'missing_parameter', 'items');
     });
   });
@@ -168,7 +301,10 @@ describe('random endpoints', () => {
 
   describe('GET /operations/{request_id}', () => {
     test('returns the record of every operation, with the X-Request-ID and endpoint', async () => {
-      const res = await t.app.inject({ url: '/api/v1/random/int?min=1&max=6&count=3', headers: { ...bearer(key), 'x-request-id': 'support-42' } });
+      const res = await t.app.inject({
+        url: '/api/v1/random/int?min=1&max=6&count=3',
+        headers: { ...bearer(key), 'x-request-id': 'support-42' },
+      });
       for (const id of res.json().qrng_request_ids) {
         const op = await get(`/api/v1/operations/${id}`);
         assert.equal(op.statusCode, 200);
@@ -190,7 +326,11 @@ describe('random endpoints', () => {
       assert.equal(res.statusCode, 403);
       assert.equal(res.json().code, 'forbidden');
       const sameAccount = await t.services.accounts.createKey({ plan: 'business' });
-      assert.equal((await t.app.inject({ url: `/api/v1/operations/${id}`, headers: bearer(sameAccount.key) })).statusCode, 403);
+      assert.equal(
+        (await t.app.inject({ url: `/api/v1/operations/${id}`, headers: bearer(sameAccount.key) }))
+          .statusCode,
+        403,
+      );
       for (const unknown of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '%3Cscript%3E']) {
         const missing = await get(`/api/v1/operations/${unknown}`);
         assert.equal(missing.statusCode, 404);
@@ -207,7 +347,11 @@ describe('random endpoints', () => {
       { method: 'GET' as const, url: '/api/v1/random/bytes' },
       { method: 'GET' as const, url: '/api/v1/operations/00000000-0000-4000-8000-000000000000' },
     ]) {
-      describe(`${route.method} ${route.url}`, () => securitySuite(() => t, () => route));
+      describe(`${route.method} ${route.url}`, () =>
+        securitySuite(
+          () => t,
+          () => route,
+        ));
     }
   });
 });

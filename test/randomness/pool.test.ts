@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createCascade } from '../../src/randomness/cascade.ts';
-import { createBeaconPool, createPrivatePool, createSystemPool, type PoolEvents } from '../../src/randomness/pool.ts';
-import { type RandomSource, type SourceBatch, SourceError } from '../../src/randomness/source.ts';
 import { isAppError } from '../../src/errors.ts';
+import { createCascade } from '../../src/randomness/cascade.ts';
+import {
+  createBeaconPool,
+  createPrivatePool,
+  createSystemPool,
+  type PoolEvents,
+} from '../../src/randomness/pool.ts';
+import { type RandomSource, type SourceBatch, SourceError } from '../../src/randomness/source.ts';
 import { createFakeClock } from '../helpers/fake-clock.ts';
 
 /** A source whose every answer the test decides, resolved when the test says. */
@@ -24,7 +29,16 @@ function scriptedSource(name: 'anu' | 'nist', kind: 'private' | 'beacon') {
       return calls;
     },
     async deliver(batch: Partial<SourceBatch> & { bytes: Uint8Array }, at = new Date(0)) {
-      pending.shift()!.resolve({ source: name, kind, reference: `${name}:ref${calls}`, producedAt: at, fetchedAt: at, ...batch });
+      pending
+        .shift()!
+        .resolve({
+          source: name,
+          kind,
+          reference: `${name}:ref${calls}`,
+          producedAt: at,
+          fetchedAt: at,
+          ...batch,
+        });
       await new Promise((r) => setImmediate(r));
     },
     async fail() {
@@ -46,15 +60,26 @@ describe('private pool', () => {
   test('hands every byte out once, in chunks that never straddle two batches', async () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
-    const pool = createPrivatePool(anu.source, { clock, events: events(), fetchTimeoutMs: 1000, lowWater: 0 });
+    const pool = createPrivatePool(anu.source, {
+      clock,
+      events: events(),
+      fetchTimeoutMs: 1000,
+      lowWater: 0,
+    });
     assert.equal(pool.tryTake(16), undefined, 'empty at first');
     assert.equal(anu.calls, 0, 'lowWater 0: an empty pool asks only through refilled()');
     pool.refilled();
     await anu.deliver({ bytes: Uint8Array.from({ length: 40 }, (_, i) => i) });
     const a = pool.tryTake(16)!;
     const b = pool.tryTake(16)!;
-    assert.deepEqual([...a.bytes], Array.from({ length: 16 }, (_, i) => i));
-    assert.deepEqual([...b.bytes], Array.from({ length: 16 }, (_, i) => i + 16));
+    assert.deepEqual(
+      [...a.bytes],
+      Array.from({ length: 16 }, (_, i) => i),
+    );
+    assert.deepEqual(
+      [...b.bytes],
+      Array.from({ length: 16 }, (_, i) => i + 16),
+    );
     assert.equal(a.reference, 'anu:ref1#0-16');
     assert.equal(b.reference, 'anu:ref1#16-32');
     assert.equal(pool.tryTake(16), undefined, 'the 8 bytes left cannot make a chunk');
@@ -64,7 +89,12 @@ describe('private pool', () => {
   test('refills in the background below the low-water mark, one fetch at a time', async () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
-    const pool = createPrivatePool(anu.source, { clock, events: events(), fetchTimeoutMs: 1000, lowWater: 32 });
+    const pool = createPrivatePool(anu.source, {
+      clock,
+      events: events(),
+      fetchTimeoutMs: 1000,
+      lowWater: 32,
+    });
     pool.refilled();
     pool.refilled();
     assert.equal(anu.calls, 1);
@@ -82,7 +112,12 @@ describe('private pool', () => {
   test('a throttle spaces fetches on the clock', async () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
-    const pool = createPrivatePool(anu.source, { clock, events: events(), fetchTimeoutMs: 1000, minIntervalMs: 60_000 });
+    const pool = createPrivatePool(anu.source, {
+      clock,
+      events: events(),
+      fetchTimeoutMs: 1000,
+      minIntervalMs: 60_000,
+    });
     pool.refilled();
     await anu.deliver({ bytes: new Uint8Array(16) });
     assert.ok(pool.tryTake(16));
@@ -97,7 +132,13 @@ describe('private pool', () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
     const ev = events();
-    const pool = createPrivatePool(anu.source, { clock, events: ev, fetchTimeoutMs: 1000, failureThreshold: 2, cooldownMs: 10_000 });
+    const pool = createPrivatePool(anu.source, {
+      clock,
+      events: ev,
+      fetchTimeoutMs: 1000,
+      failureThreshold: 2,
+      cooldownMs: 10_000,
+    });
     pool.refilled();
     await anu.fail();
     pool.refilled();
@@ -120,7 +161,11 @@ describe('beacon pool', () => {
     const pool = createBeaconPool(nist.source, { clock, events: events(), fetchTimeoutMs: 1000 });
     assert.equal(pool.tryTake(16), undefined);
     const produced = clock.now();
-    await nist.deliver({ bytes: new Uint8Array(64).fill(7), producedAt: produced, expiresAt: new Date(produced.getTime() + 120_000) });
+    await nist.deliver({
+      bytes: new Uint8Array(64).fill(7),
+      producedAt: produced,
+      expiresAt: new Date(produced.getTime() + 120_000),
+    });
     const a = pool.tryTake(16)!;
     const b = pool.tryTake(16)!;
     assert.equal(a.bytes.length, 64, 'the complete beacon value');
@@ -150,7 +195,9 @@ describe('cascade', () => {
   test('waits for a refill under way when no level can serve, within the budget', async () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
-    const cascade = createCascade([createPrivatePool(anu.source, { clock, events: events(), fetchTimeoutMs: 1000 })]);
+    const cascade = createCascade([
+      createPrivatePool(anu.source, { clock, events: events(), fetchTimeoutMs: 1000 }),
+    ]);
     const pending = cascade.acquire(2, 16, 5000);
     await new Promise((r) => setImmediate(r));
     await anu.deliver({ bytes: new Uint8Array(64) });
@@ -164,7 +211,9 @@ describe('cascade', () => {
   test('answers randomness_unavailable with Retry-After when nothing serves in time', async () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
-    const cascade = createCascade([createPrivatePool(anu.source, { clock, events: events(), fetchTimeoutMs: 1000 })]);
+    const cascade = createCascade([
+      createPrivatePool(anu.source, { clock, events: events(), fetchTimeoutMs: 1000 }),
+    ]);
     await assert.rejects(cascade.acquire(1, 16, 20), (error: unknown) => {
       assert.ok(isAppError(error));
       assert.equal(error.code, 'randomness_unavailable');
@@ -176,7 +225,13 @@ describe('cascade', () => {
   test('fails at once when every level is closed and nothing is in flight', async () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
-    const pool = createPrivatePool(anu.source, { clock, events: events(), fetchTimeoutMs: 1000, failureThreshold: 1, cooldownMs: 30_000 });
+    const pool = createPrivatePool(anu.source, {
+      clock,
+      events: events(),
+      fetchTimeoutMs: 1000,
+      failureThreshold: 1,
+      cooldownMs: 30_000,
+    });
     pool.refilled();
     await anu.fail();
     const cascade = createCascade([pool]);

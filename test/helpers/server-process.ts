@@ -1,0 +1,60 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+import { CLI } from './cli.ts';
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Log lines the process printed (JSON), for assertions on what was logged. */
+  logs: string[];
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** Runs `tyche serve` as a real process and resolves once it logs that it is serving. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    // Readiness is read from the info-level start-up line, so the level is not left to the caller.
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', ...env, LOG_LEVEL: 'info', PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (d) => {
+    stderr += d;
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const ready = new Promise<string>((resolve, reject) => {
+    lines.on('line', (line) => {
+      logs.push(line);
+      if (line.includes('"tyche is serving"')) resolve(JSON.parse(line).url);
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`tyche serve exited with ${code} before serving: ${stderr}`)),
+    );
+  });
+  const url = await ready;
+  return {
+    url,
+    child,
+    logs,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill(signal);
+      const [code] = await once(child, 'exit');
+      return code as number | null;
+    },
+  };
+}

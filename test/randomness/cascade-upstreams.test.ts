@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { bearer, startTestApp } from '../helpers/app.ts';
+import { createFakeClock } from '../helpers/fake-clock.ts';
+import {
+  ANU_MODES,
+  type AnuMode,
+  DRAND_MODES,
+  type FakeDrand,
+  type FakeNist,
+  type FakeUpstream,
+  NIST_MODES,
+  startFakeAnu,
+  startFakeDrand,
+  startFakeNist,
+} from '../helpers/fake-upstreams.ts';
+
+/**
+ * Every way an upstream breaks, through the whole stack: the cascade moves on to the next level
+ * and the response (and its operation record) names the source that really served.
+ */
+describe('cascade against fake upstreams', () => {
+  const clock = createFakeClock('2026-11-21T12:00:00Z');
+  let anu: FakeUpstream<AnuMode>;
+  let nist: FakeNist;
+  let drand: FakeDrand;
+  before(async () => {
+    anu = await startFakeAnu();
+    nist = await startFakeNist({ clock });
+    drand = await startFakeDrand({ clock });
+  });
+  after(async () => {
+    await Promise.all([anu.close(), nist.close(), drand.close()]);
+  });
+
+  /** A fresh app (fresh pools and breakers) on all four levels. */
+  const app = (sources = 'anu,nist,drand,system', budget = '1000') =>
+    startTestApp({
+      clock,
+      config: {
+        TYCHE_SOURCES: sources,
+        TYCHE_TIME_BUDGET_MS: budget,
+        ANU_QRNG_URL: anu.url,
+        NIST_BEACON_URL: nist.url,
+        DRAND_URL: drand.url,
+      },
+      randomness: {
+        fetchTimeoutMs: 300,
+        drandChain: {
+          chainHash: drand.chainHash,
+          publicKey: drand.publicKey,
+          genesis: drand.genesis,
+          period: drand.period,
+        },
+      },
+    });
+
+  const served = async (sources?: string) => {
+    const t = await app(sources);
+    try {
+      await t.services.cascade.warm();
+      const key = await t.key();
+      const res = await t.app.inject({ url: '/api/v1/random/int?min=1&max=10', headers: bearer(key) });
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json();
+      const op = (
+        await t.app.inject({ url: `/api/v1/operations/${body.request_id}`, headers: bearer(key) })
+      ).json();
+      assert.equal(op.qrng_source, body.qrng_source, 'the log agrees with the response');
+      return { source: body.qrng_source as string, reference: op.source_reference as string };
+    } finally {
+      await t.close();
+    }
+  };
+
+  const setModes = async (a: string, n: string, d: string) => {
+    await anu.setMode(a as AnuMode);
+    await nist.setMode(n as never);
+    await drand.setMode(d as never);
+  };
+
+  test('a healthy first level serves, with its batch and byte range as reference', async () => {
+    await setModes('ok', 'ok', 'ok');
+    const { source, reference } = await served();
+    assert.equal(source, 'anu');
+    assert.match(reference, /^anu:[0-9a-f-]{36}#0-16$/);
+  });
+
+  for (const mode of ANU_MODES) {
+    test(`anu ${mode} → nist serves, named by its pulse URI`, async () => {
+      await setModes(mode, 'ok', 'ok');
+      const { source, reference } = await served();
+      assert.equal(source, 'nist');
+      assert.match(reference, /\/beacon\/2\.0\/chain\/\d+\/pulse\/\d+$/);
+    });
+  }
+
+  for (const mode of NIST_MODES) {
+    test(`anu down, nist ${mode} → drand serves, named by its round`, async () => {
+      await setModes('error-500', mode, 'ok');
+      const { source, reference } = await served();
+      assert.equal(source, 'drand');
+      assert.match(reference, /^\d+$/);
+    });
+  }
+
+  for (const mode of DRAND_MODES) {
+    test(`anu and nist down, drand ${mode} → system serves`, async () => {
+      await setModes('error-500', 'error-500', mode);
+      // A stuck chain keeps answering its last round; it goes stale only as time passes.
+      if (mode === 'stuck') clock.advance(6 * drand.period * 1000);
+      const { source, reference } = await served();
+      assert.equal(source, 'system');
+      assert.match(reference, /^system:/);
+    });
+  }
+
+  test('nothing can serve → 503 randomness_unavailable with Retry-After, quickly, and refunded', async () => {
+    await setModes('hang', 'refuse', 'error-500');
+    const t = await app('anu,nist,drand', '200');
+    try {
+      const key = await t.key({ dailyLimit: 10 });
+      const started = performance.now();
+      const res = await t.app.inject({ url: '/api/v1/random/bytes', headers: bearer(key) });
+      const elapsed = performance.now() - started;
+      assert.equal(res.statusCode, 503);
+      assert.equal(res.json().code, 'randomness_unavailable');
+      assert.match(String(res.headers['retry-after']), /^\d+$/);
+      assert.equal(res.headers['x-ratelimit-remaining'], '10', 'a 5xx is refunded');
+      assert.ok(elapsed < 5000, `answered within a bound, not a hang (${elapsed} ms)`);
+      const me = (await t.app.inject({ url: '/api/v1/me', headers: bearer(key) })).json();
+      assert.equal(me.requests_today, 0);
+      const metrics = (await t.app.inject({ url: '/metrics' })).body;
+      assert.match(metrics, /tyche_source_failures_total\{source="nist"\} [1-9]/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('private bytes serve one operation each; a beacon value serves many', async () => {
+    await setModes('ok', 'ok', 'ok');
+    const t = await app('anu,system');
+    try {
+      await t.services.cascade.warm();
+      const key = await t.key();
+      const body = (
+        await t.app.inject({ url: '/api/v1/random/int?min=1&max=10&count=5', headers: bearer(key) })
+      ).json();
+      const refs = [];
+      for (const id of body.qrng_request_ids) {
+        refs.push(
+          (await t.app.inject({ url: `/api/v1/operations/${id}`, headers: bearer(key) })).json()
+            .source_reference,
+        );
+      }
+      assert.equal(new Set(refs).size, 5, 'no ANU byte range is used twice');
+    } finally {
+      await t.close();
+    }
+    const b = await app('nist');
+    try {
+      const key = await b.key();
+      const body = (
+        await b.app.inject({ url: '/api/v1/random/int?min=1&max=10&count=5', headers: bearer(key) })
+      ).json();
+      assert.equal(body.qrng_source, 'nist');
+      const refs = new Set<string>();
+      for (const id of body.qrng_request_ids) {
+        refs.add(
+          (await b.app.inject({ url: `/api/v1/operations/${id}`, headers: bearer(key) })).json()
+            .source_reference,
+        );
+      }
+      assert.equal(refs.size, 1, 'one fresh pulse serves every operation');
+      const metrics = (await b.app.inject({ url: '/metrics' })).body;
+      assert.match(metrics, /tyche_source_fetches_total\{source="nist"\} 1/);
+      assert.match(metrics, /tyche_source_pool_fill\{source="nist"\} 1/);
+      assert.match(metrics, /tyche_source_breaker_state\{source="nist"\} 0/);
+      assert.match(metrics, /tyche_operations_total\{source="nist"\} 5/);
+    } finally {
+      await b.close();
+    }
+  });
+});
