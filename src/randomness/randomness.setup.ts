@@ -52,24 +52,24 @@ export function createRandomnessFromConfig(
     failureThreshold: tuning.failureThreshold,
     cooldownMs: tuning.cooldownMs,
   };
-  const pools = config.TYCHE_SOURCES.map((name): SourcePool => {
-    switch (name) {
-      case 'anu':
-        return createPrivatePool(
-          createAnuSource({ url: config.ANU_QRNG_URL, apiKey: config.ANU_QRNG_API_KEY, timeoutMs, clock }),
-          { ...common, minIntervalMs: tuning.anuMinIntervalMs ?? ANU_KEYLESS_INTERVAL_MS },
-        );
-      case 'nist':
-        return createBeaconPool(createNistSource({ url: config.NIST_BEACON_URL, timeoutMs, clock }), common);
-      case 'drand':
-        return createBeaconPool(
-          createDrandSource({ url: config.DRAND_URL, timeoutMs, clock, ...tuning.drandChain }),
-          common,
-        );
-      case 'system':
-        return createSystemPool(clock);
-    }
-  });
+  const factories: Record<SourceName, () => SourcePool> = {
+    anu: () =>
+      createPrivatePool(
+        createAnuSource({ url: config.ANU_QRNG_URL, apiKey: config.ANU_QRNG_API_KEY, timeoutMs, clock }),
+        {
+          ...common,
+          minIntervalMs: tuning.anuMinIntervalMs ?? ANU_KEYLESS_INTERVAL_MS,
+        },
+      ),
+    nist: () => createBeaconPool(createNistSource({ url: config.NIST_BEACON_URL, timeoutMs, clock }), common),
+    drand: () =>
+      createBeaconPool(
+        createDrandSource({ url: config.DRAND_URL, timeoutMs, clock, ...tuning.drandChain }),
+        common,
+      ),
+    system: () => createSystemPool(clock),
+  };
+  const pools = config.TYCHE_SOURCES.map((name) => factories[name]());
   const cascade = createCascade(pools, {
     served: (material) => metrics.operations.inc({ source: material.source }),
   });

@@ -32,13 +32,19 @@ export async function startTestApp(
   const targets = await storeTargets();
   const target = targets.find((t) => t.dialect === (options.dialect ?? 'sqlite'))!;
   const opened = await target.open();
-  const env = { ...opened.env, PUBLIC_BASE_URL: 'http://127.0.0.1:8080', TYCHE_SOURCES: 'system', ...options.config } as Record<
-    string,
-    string
-  >;
+  const env = {
+    ...opened.env,
+    PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
+    TYCHE_SOURCES: 'system',
+    ...options.config,
+  } as Record<string, string>;
   const config = createConfig(env);
   const metrics = createMetrics();
-  const services = createServices(config, opened.store, { clock: options.clock, registry: metrics.registry, randomness: options.randomness });
+  const services = createServices(config, opened.store, {
+    clock: options.clock,
+    registry: metrics.registry,
+    randomness: options.randomness,
+  });
   const app = await buildApp({ config, store: opened.store, metrics, ...services });
   options.routes?.(app);
   await app.ready();

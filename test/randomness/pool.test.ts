@@ -29,16 +29,14 @@ function scriptedSource(name: 'anu' | 'nist', kind: 'private' | 'beacon') {
       return calls;
     },
     async deliver(batch: Partial<SourceBatch> & { bytes: Uint8Array }, at = new Date(0)) {
-      pending
-        .shift()!
-        .resolve({
-          source: name,
-          kind,
-          reference: `${name}:ref${calls}`,
-          producedAt: at,
-          fetchedAt: at,
-          ...batch,
-        });
+      pending.shift()!.resolve({
+        source: name,
+        kind,
+        reference: `${name}:ref${calls}`,
+        producedAt: at,
+        fetchedAt: at,
+        ...batch,
+      });
       await new Promise((r) => setImmediate(r));
     },
     async fail() {

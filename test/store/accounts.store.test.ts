@@ -18,10 +18,25 @@ for (const target of await storeTargets()) {
     const newKey = async (limit = 10) => {
       const accounts = createAccountRepository(store.db);
       const accountId = randomUUID();
-      await accounts.insertAccount({ id: accountId, plan: 'business', telegram_id: null, created_at: Date.now() });
+      await accounts.insertAccount({
+        id: accountId,
+        plan: 'business',
+        telegram_id: null,
+        created_at: Date.now(),
+      });
       const id = randomUUID();
       const prefix = `tk_${randomUUID().slice(0, 9)}`;
-      await accounts.insertKey({ id, account_id: accountId, prefix, hash: 'ab'.repeat(32), label: null, daily_limit: limit, created_at: Date.now(), last_used_at: null, revoked_at: null });
+      await accounts.insertKey({
+        id,
+        account_id: accountId,
+        prefix,
+        hash: 'ab'.repeat(32),
+        label: null,
+        daily_limit: limit,
+        created_at: Date.now(),
+        last_used_at: null,
+        revoked_at: null,
+      });
       return { id, prefix, accountId };
     };
 
@@ -45,7 +60,12 @@ for (const target of await storeTargets()) {
       const telegramId = Math.floor(Math.random() * 1e12) + 1;
       const rows = await Promise.all(
         Array.from({ length: 5 }, () =>
-          accounts.ensureTelegramAccount({ id: randomUUID(), plan: 'free', telegram_id: telegramId, created_at: 1 }),
+          accounts.ensureTelegramAccount({
+            id: randomUUID(),
+            plan: 'free',
+            telegram_id: telegramId,
+            created_at: 1,
+          }),
         ),
       );
       assert.equal(new Set(rows.map((r) => r.account.id)).size, 1);
@@ -55,7 +75,9 @@ for (const target of await storeTargets()) {
     test('usage: exactly `limit` of many parallel consumes pass', async () => {
       const usage = createUsageRepository(store.db);
       const key = await newKey();
-      const results = await Promise.all(Array.from({ length: 40 }, () => usage.consume(key.id, '2026-01-01', 13)));
+      const results = await Promise.all(
+        Array.from({ length: 40 }, () => usage.consume(key.id, '2026-01-01', 13)),
+      );
       assert.equal(results.filter((r) => r !== undefined).length, 13);
       assert.deepEqual(
         results.filter((r) => r !== undefined).sort((a, b) => a! - b!),
