@@ -1,5 +1,3 @@
-import { createCipheriv } from 'node:crypto';
-
 export interface ByteStream {
   /** The next `n` bytes of the stream. The returned bytes are never overwritten later. */
   read(n: number): Uint8Array;
@@ -14,12 +12,13 @@ export interface ChaChaStreamOptions {
   chunkSize?: number;
 }
 
-const DEFAULT_CHUNK = 4096;
+const DEFAULT_CHUNK = 256;
 
 /**
- * ChaCha20 keystream as a byte stream. OpenSSL's chacha20 takes a 16-byte IV laid out as
- * 4-byte little-endian block counter ‖ 12-byte nonce, and encrypting zeros yields the keystream.
- * The stream covers 2^32 − counter blocks (256 GiB from counter 0); the cipher fails past that.
+ * ChaCha20 keystream (RFC 8439) as a byte stream, computed in JavaScript: every operation has a
+ * key of its own and most read a few bytes, and creating an OpenSSL cipher costs about 50 µs —
+ * far more than the few blocks an operation needs. The stream covers 2^32 − counter blocks
+ * (256 GiB from counter 0) and fails past that.
  */
 export function createChaChaStream(key: Uint8Array, options: ChaChaStreamOptions = {}): ByteStream {
   if (key.length !== 32) throw new RangeError(`ChaCha20 key must be 32 bytes, got ${key.length}`);
@@ -32,19 +31,26 @@ export function createChaChaStream(key: Uint8Array, options: ChaChaStreamOptions
   const chunkSize = options.chunkSize ?? DEFAULT_CHUNK;
   if (!Number.isInteger(chunkSize) || chunkSize <= 0)
     throw new RangeError('chunk size must be a positive integer');
+  const blocksPerRefill = Math.ceil(chunkSize / 64);
 
-  const iv = Buffer.alloc(16);
-  iv.writeUInt32LE(counter, 0);
-  iv.set(nonce, 4);
-  const cipher = createCipheriv('chacha20', key, iv);
-  const zeros = Buffer.alloc(chunkSize);
+  const state = new Uint32Array(16);
+  state.set(SIGMA);
+  const keyView = new DataView(key.buffer, key.byteOffset, 32);
+  for (let i = 0; i < 8; i++) state[4 + i] = keyView.getUint32(i * 4, true);
+  state[12] = counter;
+  const nonceView = new DataView(nonce.buffer, nonce.byteOffset, 12);
+  for (let i = 0; i < 3; i++) state[13 + i] = nonceView.getUint32(i * 4, true);
+  let blocksLeft = 2 ** 32 - counter;
 
   // Each refill is a fresh buffer, so views handed out earlier stay valid and unchanged.
   let buffer: Uint8Array = new Uint8Array(0);
   let offset = 0;
 
   const refill = (): void => {
-    buffer = cipher.update(zeros);
+    const blocks = Math.min(blocksPerRefill, blocksLeft);
+    if (blocks === 0) throw new RangeError('ChaCha20 keystream exhausted');
+    buffer = keystreamBlocks(state, blocks);
+    blocksLeft -= blocks;
     offset = 0;
   };
 
@@ -68,4 +74,45 @@ export function createChaChaStream(key: Uint8Array, options: ChaChaStreamOptions
       return out;
     },
   };
+}
+
+/** "expand 32-byte k" */
+const SIGMA = Uint32Array.of(0x61707865, 0x3320646e, 0x79622d32, 0x6b206574);
+
+/** `blocks` keystream blocks from `state`, advancing its block counter (word 12). */
+function keystreamBlocks(state: Uint32Array, blocks: number): Uint8Array {
+  const out = new Uint8Array(blocks * 64);
+  const view = new DataView(out.buffer);
+  const x = new Uint32Array(16);
+  for (let b = 0; b < blocks; b++) {
+    x.set(state);
+    for (let round = 0; round < 10; round++) {
+      quarter(x, 0, 4, 8, 12);
+      quarter(x, 1, 5, 9, 13);
+      quarter(x, 2, 6, 10, 14);
+      quarter(x, 3, 7, 11, 15);
+      quarter(x, 0, 5, 10, 15);
+      quarter(x, 1, 6, 11, 12);
+      quarter(x, 2, 7, 8, 13);
+      quarter(x, 3, 4, 9, 14);
+    }
+    for (let i = 0; i < 16; i++) view.setUint32(b * 64 + i * 4, (x[i] + state[i]) >>> 0, true);
+    state[12] = (state[12] + 1) >>> 0;
+  }
+  return out;
+}
+
+function quarter(x: Uint32Array, a: number, b: number, c: number, d: number): void {
+  x[a] = (x[a] + x[b]) >>> 0;
+  x[d] = rotl(x[d] ^ x[a], 16);
+  x[c] = (x[c] + x[d]) >>> 0;
+  x[b] = rotl(x[b] ^ x[c], 12);
+  x[a] = (x[a] + x[b]) >>> 0;
+  x[d] = rotl(x[d] ^ x[a], 8);
+  x[c] = (x[c] + x[d]) >>> 0;
+  x[b] = rotl(x[b] ^ x[c], 7);
+}
+
+function rotl(v: number, n: number): number {
+  return ((v << n) | (v >>> (32 - n))) >>> 0;
 }

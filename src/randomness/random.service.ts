@@ -43,10 +43,12 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
   async function operate(count: number, bytes = PRIVATE_BYTES_PER_OPERATION): Promise<Operation[]> {
     const materials = await cascade.acquire(count, bytes, budgetMs);
     const createdAt = clock.now();
-    return materials.map((material) => ({
+    // One call to the CSPRNG for the whole request rather than one per operation.
+    const entropy = new Uint8Array(randomBytes(SYSTEM_ENTROPY_BYTES * materials.length));
+    return materials.map((material, i) => ({
       requestId: randomUUID(),
       material,
-      systemEntropy: new Uint8Array(randomBytes(SYSTEM_ENTROPY_BYTES)),
+      systemEntropy: entropy.subarray(i * SYSTEM_ENTROPY_BYTES, (i + 1) * SYSTEM_ENTROPY_BYTES),
       createdAt,
     }));
   }

@@ -66,3 +66,19 @@ describe('ChaCha20 keystream', () => {
     assert.throws(() => createChaChaStream(keyOf(1)).read(-1), RangeError);
   });
 });
+
+test('agrees with OpenSSL’s chacha20 over many keys, nonces, counters and lengths', async () => {
+  const { createCipheriv, randomBytes } = await import('node:crypto');
+  for (let i = 0; i < 200; i++) {
+    const key = randomBytes(32);
+    const nonce = randomBytes(12);
+    const counter = i === 0 ? 0xffffffff - 2 : randomBytes(4).readUInt32LE() >>> 8;
+    const length = 1 + ((i * 37) % 700);
+    const iv = Buffer.alloc(16);
+    iv.writeUInt32LE(counter, 0);
+    iv.set(nonce, 4);
+    const expected = createCipheriv('chacha20', key, iv).update(Buffer.alloc(i === 0 ? 64 * 3 : length));
+    const actual = createChaChaStream(key, { nonce, counter }).read(expected.length);
+    assert.deepEqual(Buffer.from(actual), expected, `case ${i}`);
+  }
+});

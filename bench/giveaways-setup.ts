@@ -1,0 +1,85 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConfig } from '../src/config.ts';
+import { createGiveawayRepository } from '../src/giveaways/giveaway.repository.ts';
+import type { ParticipantRow } from '../src/giveaways/participant.repository.ts';
+import { createParticipantRepository } from '../src/giveaways/participant.repository.ts';
+import { createServices } from '../src/services.ts';
+import { openStore } from '../src/store/store.ts';
+
+const SEED_BATCH = 50_000;
+
+export interface Seeded {
+  dataDir: string;
+  key: string;
+  publicId: string;
+  participants: number;
+  /** Rows per second of the repository's multi-row inserts, one transaction per batch. */
+  seedRowsPerSecond: number;
+  cleanup(): void;
+}
+
+/** Participant i (1-based): distinct ids in no particular order, ~100 joins per second. */
+export function participantAt(giveawayId: number, i: number, start: number): ParticipantRow {
+  return {
+    giveaway_id: giveawayId,
+    // Multiplying by an odd constant modulo 2^32 is a bijection: a million distinct ids.
+    telegram_id: Number((BigInt(i) * 2654435761n) % 2n ** 32n) || 2 ** 32,
+    entry_number: i,
+    username: `user_${i}`,
+    first_name: i % 10 === 0 ? `Name, "${i}"` : `Name ${i}`,
+    joined_at: start + i * 10,
+  };
+}
+
+/** A fresh SQLite store with one business key and one giveaway holding `count` participants. */
+export async function seedSqlite(count: number): Promise<Seeded> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tyche-bench-'));
+  const store = openStore({ DATA_DIR: dataDir });
+  try {
+    await store.migrate();
+    const services = createServices(createConfig({ DATA_DIR: dataDir, TYCHE_SOURCES: 'system' }), store);
+    const created = await services.accounts.createKey({ plan: 'business', dailyLimit: 1_000_000 });
+    const giveaway = await services.giveaways.create(created.account_id, {
+      title: 'Benchmark',
+      winners_count: 1000,
+    });
+    const row = (await createGiveawayRepository(store.db).findByPublicId(giveaway.public_id))!;
+    const participants = createParticipantRepository(store.db);
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    const started = performance.now();
+    for (let from = 1; from <= count; from += SEED_BATCH) {
+      const rows: ParticipantRow[] = [];
+      for (let i = from; i < Math.min(from + SEED_BATCH, count + 1); i++)
+        rows.push(participantAt(row.id, i, start));
+      await store.db.transaction().execute((trx) => participants.insertMany(rows, trx));
+    }
+    await store.db
+      .updateTable('giveaways')
+      .set({ participants_count: count })
+      .where('id', '=', row.id)
+      .execute();
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      dataDir,
+      key: created.key,
+      publicId: giveaway.public_id,
+      participants: count,
+      seedRowsPerSecond: count / seconds,
+      cleanup: () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+/** Resident set size of a process in bytes (Linux /proc), or NaN elsewhere. */
+export function rssOf(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
