@@ -5,8 +5,8 @@ import { createConfig } from '../src/config.ts';
 import { createGiveawayRepository } from '../src/giveaways/giveaway.repository.ts';
 import type { ParticipantRow } from '../src/giveaways/participant.repository.ts';
 import { createParticipantRepository } from '../src/giveaways/participant.repository.ts';
-import { createServices } from '../src/services.ts';
-import { openStore } from '../src/store/store.ts';
+import { createServices, type Services } from '../src/services.ts';
+import { openStore, type Store } from '../src/store/store.ts';
 
 const SEED_BATCH = 50_000;
 
@@ -33,7 +33,34 @@ export function participantAt(giveawayId: number, i: number, start: number): Par
   };
 }
 
-/** A fresh SQLite store with one business key and one giveaway holding `count` participants. */
+async function seedGiveaway(
+  store: Store,
+  accountId: string,
+  giveawayService: Services['giveaways'],
+  count: number,
+) {
+  const giveaway = await giveawayService.create(accountId, { title: 'Benchmark', winners_count: 1000 });
+  const row = (await createGiveawayRepository(store.db).findByPublicId(giveaway.public_id))!;
+  const participants = createParticipantRepository(store.db);
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  for (let from = 1; from <= count; from += SEED_BATCH) {
+    const rows: ParticipantRow[] = [];
+    for (let i = from; i < Math.min(from + SEED_BATCH, count + 1); i++)
+      rows.push(participantAt(row.id, i, start));
+    await store.db.transaction().execute((trx) => participants.insertMany(rows, trx));
+  }
+  await store.db
+    .updateTable('giveaways')
+    .set({ participants_count: count })
+    .where('id', '=', row.id)
+    .execute();
+  return giveaway.public_id;
+}
+
+/**
+ * A fresh SQLite store with one business key and one giveaway holding `count` participants,
+ * seeded through the repository (multi-row inserts, one transaction per 50 000).
+ */
 export async function seedSqlite(count: number): Promise<Seeded> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tyche-bench-'));
   const store = openStore({ DATA_DIR: dataDir });
@@ -41,30 +68,13 @@ export async function seedSqlite(count: number): Promise<Seeded> {
     await store.migrate();
     const services = createServices(createConfig({ DATA_DIR: dataDir, TYCHE_SOURCES: 'system' }), store);
     const created = await services.accounts.createKey({ plan: 'business', dailyLimit: 1_000_000 });
-    const giveaway = await services.giveaways.create(created.account_id, {
-      title: 'Benchmark',
-      winners_count: 1000,
-    });
-    const row = (await createGiveawayRepository(store.db).findByPublicId(giveaway.public_id))!;
-    const participants = createParticipantRepository(store.db);
-    const start = Date.parse('2026-01-01T00:00:00Z');
     const started = performance.now();
-    for (let from = 1; from <= count; from += SEED_BATCH) {
-      const rows: ParticipantRow[] = [];
-      for (let i = from; i < Math.min(from + SEED_BATCH, count + 1); i++)
-        rows.push(participantAt(row.id, i, start));
-      await store.db.transaction().execute((trx) => participants.insertMany(rows, trx));
-    }
-    await store.db
-      .updateTable('giveaways')
-      .set({ participants_count: count })
-      .where('id', '=', row.id)
-      .execute();
+    const publicId = await seedGiveaway(store, created.account_id, services.giveaways, count);
     const seconds = (performance.now() - started) / 1000;
     return {
       dataDir,
       key: created.key,
-      publicId: giveaway.public_id,
+      publicId,
       participants: count,
       seedRowsPerSecond: count / seconds,
       cleanup: () => rmSync(dataDir, { recursive: true, force: true }),

@@ -43,62 +43,71 @@ export async function benchDraw(): Promise<BenchResult> {
   }
 }
 
-/** (b) The participants CSV of a million participants: rows/s at the client, RSS growth of the server. */
+/** One export read to the end by the client, with the server's peak RSS while it ran. */
+async function timedExport(url: string, pid: number, publicId: string, key: string) {
+  const before = rssOf(pid);
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOf(pid));
+  }, 5);
+  const started = performance.now();
+  let lines = 0;
+  let bytes = 0;
+  try {
+    const res = await fetch(`${url}/api/v1/giveaways/${publicId}/participants.csv`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    if (res.status !== 200 || !res.body) throw new Error(`CSV answered ${res.status}`);
+    const reader = res.body.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      const chunk = read.value;
+      bytes += chunk.length;
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  peak = Math.max(peak, rssOf(pid));
+  // Names in the seed contain commas and quotes but no line breaks: one line per participant.
+  return { rows: lines - 1, bytes, seconds: (performance.now() - started) / 1000, before, peak };
+}
+
+/**
+ * (b) The participants CSV of a million participants: rows/s at the client, and the growth of
+ * the server's RSS over a just-started server (that has answered one request). A second export
+ * of the same rows shows what is left once V8 has sized its heap for the work.
+ */
 export async function benchCsvExport(): Promise<BenchResult[]> {
   const seeded = await seedSqlite(count());
   try {
     return await withServer(seeded.dataDir, async (url, pid) => {
-      const get = () =>
-        fetch(`${url}/api/v1/giveaways/${seeded.publicId}/participants.csv`, {
-          headers: { authorization: `Bearer ${seeded.key}` },
-        });
-      // A first small read warms the route and the JIT, so the baseline is a running server.
-      await (await get()).body?.cancel();
+      const headers = { authorization: `Bearer ${seeded.key}` };
+      await (await fetch(`${url}/api/v1/giveaways/${seeded.publicId}`, { headers })).arrayBuffer();
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const baseline = rssOf(pid);
-      let peak = baseline;
-      const sampler = setInterval(() => {
-        peak = Math.max(peak, rssOf(pid));
-      }, 5);
-      const started = performance.now();
-      let lines = 0;
-      let bytes = 0;
-      try {
-        const res = await get();
-        if (res.status !== 200 || !res.body) throw new Error(`CSV answered ${res.status}`);
-        const reader = res.body.getReader();
-        for (let read = await reader.read(); !read.done; read = await reader.read()) {
-          const chunk = read.value;
-          bytes += chunk.length;
-          for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-        }
-      } finally {
-        clearInterval(sampler);
+      const first = await timedExport(url, pid, seeded.publicId, seeded.key);
+      if (first.rows !== seeded.participants) {
+        throw new Error(`CSV had ${first.rows} rows, expected ${seeded.participants}`);
       }
-      peak = Math.max(peak, rssOf(pid));
-      const seconds = (performance.now() - started) / 1000;
-      // Header line and the quoted names with no line breaks: one line per participant plus one.
-      const rows = lines - 1;
-      if (rows !== seeded.participants)
-        throw new Error(`CSV had ${rows} rows, expected ${seeded.participants}`);
-      const growthMb = (peak - baseline) / 2 ** 20;
-      const rate = rows / seconds;
+      const second = await timedExport(url, pid, seeded.publicId, seeded.key);
+      const mb = (bytes: number) => bytes / 2 ** 20;
+      const growth = mb(first.peak - first.before);
+      const rate = first.rows / first.seconds;
       return [
         {
-          name: `CSV export of ${rows.toLocaleString('en')} participants`,
+          name: `CSV export of ${first.rows.toLocaleString('en')} participants`,
           value: round(rate),
           unit: 'rows/s',
           target: '≥ 500 000 rows/s',
           met: rate >= 500_000,
-          notes: `${(bytes / 2 ** 20).toFixed(1)} MiB in ${seconds.toFixed(2)} s, pages of 5 000 rows by index position`,
+          notes: `${mb(first.bytes).toFixed(1)} MiB in ${first.seconds.toFixed(2)} s (second export: ${round(first.rows / second.seconds).toLocaleString('en')} rows/s); pages of 5 000 rows through a covering index`,
         },
         {
           name: 'CSV export: peak RSS growth of the server process',
-          value: round(growthMb, 1),
+          value: round(growth, 1),
           unit: 'MB',
           target: '< 100 MB',
-          met: Number.isFinite(growthMb) && growthMb < 100,
-          notes: `baseline ${(baseline / 2 ** 20).toFixed(0)} MB, peak ${(peak / 2 ** 20).toFixed(0)} MB (VmRSS sampled every 5 ms)`,
+          met: Number.isFinite(growth) && growth < 100,
+          notes: `${mb(first.before).toFixed(0)} → ${mb(first.peak).toFixed(0)} MB on the first export; the second export grew it by ${mb(second.peak - second.before).toFixed(0)} MB more (VmRSS sampled every 5 ms)`,
         },
       ];
     });

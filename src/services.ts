@@ -5,6 +5,9 @@ import { createQuotaService } from './accounts/quota.service.ts';
 import { createUsageRepository } from './accounts/usage.repository.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
+import { createGiveawayService, type JoinUrl } from './giveaways/giveaway.service.ts';
+import { createSigner } from './giveaways/signer.ts';
+import { createSigningKeyRepository } from './giveaways/signing-key.repository.ts';
 import { createOperationRepository } from './randomness/operation.repository.ts';
 import { createRandomService } from './randomness/random.service.ts';
 import { createRandomnessFromConfig, type RandomnessTuning } from './randomness/randomness.setup.ts';
@@ -15,6 +18,10 @@ export interface ServiceOptions {
   /** Where service metrics are registered (the HTTP app's registry when serving). */
   registry?: Registry;
   randomness?: RandomnessTuning;
+  /** The bot's join link for a giveaway, when the bot runs (also settable later: giveaways.setJoinUrl). */
+  joinUrl?: JoinUrl;
+  /** Where errors that must not fail a request are reported (e.g. a failing onDrawn listener). */
+  reportError?: (error: unknown) => void;
 }
 
 /**
@@ -31,14 +38,33 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     defaultDailyLimit: config.TYCHE_DAILY_LIMIT,
   });
   const quota = createQuotaService({ usage, clock });
-  const cascade = createRandomnessFromConfig(config, clock, options.registry ?? new Registry(), options.randomness);
+  const cascade = createRandomnessFromConfig(
+    config,
+    clock,
+    options.registry ?? new Registry(),
+    options.randomness,
+  );
   const random = createRandomService({
     cascade,
     operations: createOperationRepository(store.db),
     clock,
     budgetMs: config.TYCHE_TIME_BUDGET_MS,
   });
-  return { accounts, quota, clock, cascade, random };
+  const signer = createSigner({
+    keys: createSigningKeyRepository(store.db),
+    clock,
+    secret: config.TYCHE_SIGNING_KEY,
+  });
+  const giveaways = createGiveawayService({
+    db: store.db,
+    random,
+    clock,
+    signer,
+    publicBaseUrl: config.publicBaseUrl,
+    joinUrl: options.joinUrl,
+    reportError: options.reportError ?? ((error) => console.error('tyche: a draw listener failed:', error)),
+  });
+  return { accounts, quota, clock, cascade, random, signer, giveaways };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -9,6 +9,11 @@ export interface Database {
   api_keys: ApiKeysTable;
   usage_daily: UsageDailyTable;
   operations: OperationsTable;
+  giveaways: GiveawaysTable;
+  participants: ParticipantsTable;
+  certificates: CertificatesTable;
+  signing_keys: SigningKeysTable;
+  bot_users: BotUsersTable;
 }
 
 export interface AccountsTable {
@@ -46,4 +51,52 @@ export interface OperationsTable {
   source_reference: string;
   source_fetched_at: number;
   created_at: number;
+}
+
+export interface BotUsersTable {
+  telegram_id: number;
+  username: string | null;
+  first_name: string | null;
+  started_at: number;
+  last_seen_at: number;
+}
+
+export interface GiveawaysTable {
+  id: Generated<number>;
+  public_id: string;
+  account_id: string;
+  title: string;
+  description: string | null;
+  winners_count: number;
+  status: string;
+  participants_count: Generated<number>;
+  created_at: number;
+  drawn_at: number | null;
+  certificate_id: string | null;
+}
+
+export interface ParticipantsTable {
+  giveaway_id: number;
+  telegram_id: number;
+  entry_number: number;
+  username: string | null;
+  first_name: string | null;
+  joined_at: number;
+}
+
+export interface CertificatesTable {
+  id: string;
+  giveaway_id: number;
+  /** The sealed certificate JSON, stored as issued and never rewritten. */
+  body: string;
+  created_at: number;
+}
+
+export interface SigningKeysTable {
+  kid: string;
+  x: string;
+  private_seed: string | null;
+  origin: string;
+  created_at: number;
+  retired_at: number | null;
 }

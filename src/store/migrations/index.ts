@@ -1,6 +1,8 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as accounts from './001-accounts.ts';
 import * as operations from './002-operations.ts';
+import * as giveaways from './003-giveaways.ts';
+import * as bot from './004-bot.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the order is reviewed in
@@ -9,6 +11,8 @@ import * as operations from './002-operations.ts';
 const migrations: Record<string, Migration> = {
   '001-accounts': accounts,
   '002-operations': operations,
+  '003-giveaways': giveaways,
+  '004-bot': bot,
 };
 
 export const migrationProvider: MigrationProvider = {

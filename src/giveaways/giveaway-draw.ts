@@ -1,0 +1,137 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.ts';
+import { AppError } from '../errors.ts';
+import type { OperationRepository } from '../randomness/operation.repository.ts';
+import type { OperationContext, RandomService } from '../randomness/random.service.ts';
+import type { SourceName } from '../randomness/source.ts';
+import type { Database } from '../store/schema.ts';
+import { type Certificate, certificateBody, R_BYTES, randomnessOf, sha256 } from './certificate.ts';
+import { sealCertificate } from './certificate-crypto.ts';
+import { ALGORITHM, runDraw } from './draw-v1.ts';
+import type { GiveawayRepository, GiveawayRow } from './giveaway.repository.ts';
+import { verifyUrlOf, type Winner, winnersOf } from './giveaway.views.ts';
+import { newCertificateId } from './ids.ts';
+import type { ParticipantRepository } from './participant.repository.ts';
+import type { Signer } from './signer.ts';
+
+export interface DrawResponse {
+  winners: Winner[];
+  certificate_id: string;
+  verify_url: string;
+  qrng_source: SourceName;
+  request_id: string;
+  participants_count: number;
+  participants_hash: string;
+  drawn_at: string;
+  algorithm: typeof ALGORITHM;
+}
+
+/** What the bot (and anything else) hears once a draw has committed. */
+export interface DrawnEvent {
+  publicId: string;
+  title: string;
+  certificateId: string;
+  verifyUrl: string;
+  winners: { telegram_id: number; username: string | null; position: number }[];
+}
+
+interface Deps {
+  db: Kysely<Database>;
+  giveaways: GiveawayRepository;
+  participants: ParticipantRepository;
+  operations: OperationRepository;
+  random: Pick<RandomService, 'operate' | 'rows'>;
+  clock: Clock;
+  signer: Signer;
+  publicBaseUrl: string;
+}
+
+export const alreadyDrawn = () =>
+  new AppError('already_drawn', 'This giveaway has already been drawn; a giveaway is drawn exactly once');
+const noParticipants = () =>
+  new AppError('no_participants', 'This giveaway has no participants to draw from');
+
+/**
+ * tyche-draw-v1 over the giveaway's participants. Randomness comes first, outside the
+ * transaction, so a cascade failure (503) changes nothing. Then one transaction: the status
+ * change (the conditional update that lets exactly one concurrent draw through and holds the
+ * row so no participant can be added meanwhile), the participant read, the certificate and
+ * the operations-log row commit together or not at all.
+ */
+export function createDrawer(deps: Deps) {
+  const { db, giveaways, participants, operations, random, clock, signer } = deps;
+
+  return async function draw(
+    ctx: OperationContext,
+    row: GiveawayRow,
+  ): Promise<{ response: DrawResponse; event: DrawnEvent }> {
+    if (row.status !== 'active') throw alreadyDrawn();
+    if (Number(row.participants_count) === 0) throw noParticipants();
+    // Loaded before the transaction: loading may query the store, and a PostgreSQL pool held
+    // by draws waiting on the row lock must not be needed to finish one.
+    const key = await signer.current();
+    const [op] = await random.operate(1, R_BYTES);
+    const { r, record } = randomnessOf(op);
+    const certificateId = newCertificateId();
+    const drawnAt = clock.now();
+
+    const certificate = await db.transaction().execute(async (trx): Promise<Certificate> => {
+      const won = await giveaways.complete(row.id, { drawnAt: drawnAt.getTime(), certificateId }, trx);
+      if (!won) throw alreadyDrawn();
+      const ids = await participants.canonicalIds(row.id, trx);
+      if (ids.length === 0) throw noParticipants();
+      const result = runDraw({ participantIds: ids, winnersCount: row.winners_count, randomness: r, sha256 });
+      const usernames = await participants.usernames(
+        row.id,
+        result.winners.map((w) => w.telegram_id),
+        trx,
+      );
+      const body = certificateBody({
+        certificateId,
+        giveaway: row,
+        randomness: record,
+        result,
+        usernames,
+        drawnAt,
+      });
+      const sealed = sealCertificate(body, key);
+      await giveaways.insertCertificate(
+        {
+          id: certificateId,
+          giveaway_id: row.id,
+          body: JSON.stringify(sealed),
+          created_at: drawnAt.getTime(),
+        },
+        trx,
+      );
+      await operations.insertMany(random.rows(ctx, [op]), trx);
+      return sealed;
+    });
+
+    const verifyUrl = verifyUrlOf(deps.publicBaseUrl, certificateId);
+    return {
+      response: {
+        winners: winnersOf(certificate),
+        certificate_id: certificateId,
+        verify_url: verifyUrl,
+        qrng_source: op.material.source,
+        request_id: op.requestId,
+        participants_count: certificate.participants_count,
+        participants_hash: certificate.participants_hash,
+        drawn_at: certificate.drawn_at,
+        algorithm: ALGORITHM,
+      },
+      event: {
+        publicId: row.public_id,
+        title: row.title,
+        certificateId,
+        verifyUrl,
+        winners: certificate.winners.map((w) => ({
+          telegram_id: w.telegram_id,
+          username: w.username,
+          position: w.position,
+        })),
+      },
+    };
+  };
+}

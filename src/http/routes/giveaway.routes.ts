@@ -1,0 +1,151 @@
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { ErrorCode } from '../../errors.ts';
+import type { GiveawayService } from '../../giveaways/giveaway.service.ts';
+import { errorResponses, PROTECTED_ERRORS } from '../schemas.ts';
+import {
+  CreateBodySchema,
+  CsvQuerySchema,
+  DrawBodySchema,
+  DrawResponseSchema,
+  GiveawaySchema,
+  ListQuerySchema,
+  ListResponseSchema,
+  ParticipantsBodySchema,
+  ParticipantsResponseSchema,
+  PublicIdParamsSchema,
+} from './giveaway.schemas.ts';
+import { operationContext } from './random.routes.ts';
+
+const QUERY_ERRORS: ErrorCode[] = [...PROTECTED_ERRORS, 'invalid_parameter', 'invalid_type'];
+const BODY_ERRORS: ErrorCode[] = [
+  ...QUERY_ERRORS,
+  'missing_parameter',
+  'invalid_json',
+  'payload_too_large',
+  'unsupported_media_type',
+];
+const OWNED: ErrorCode[] = ['forbidden', 'not_found'];
+
+export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayService }> = async (
+  app,
+  { giveaways },
+) => {
+  const common = { tags: ['giveaways'], security: [{ bearer: [] }] };
+  const accountOf = (request: { principal: { accountId: string } | null }) => request.principal!.accountId;
+
+  app.get(
+    '/giveaways',
+    {
+      schema: {
+        ...common,
+        summary: "This account's giveaways, newest first",
+        querystring: ListQuerySchema,
+        response: { 200: ListResponseSchema, ...errorResponses(QUERY_ERRORS) },
+      },
+    },
+    async (request) => giveaways.list(accountOf(request), request.query),
+  );
+
+  app.post(
+    '/giveaways',
+    {
+      schema: {
+        ...common,
+        summary: 'Create a giveaway',
+        body: CreateBodySchema,
+        response: { 201: GiveawaySchema, ...errorResponses(BODY_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const giveaway = await giveaways.create(accountOf(request), request.body);
+      return reply.code(201).header('location', `/api/v1/giveaways/${giveaway.public_id}`).send(giveaway);
+    },
+  );
+
+  app.get(
+    '/giveaways/:public_id',
+    {
+      schema: {
+        ...common,
+        summary: 'One giveaway, with its winners once drawn',
+        params: PublicIdParamsSchema,
+        response: { 200: GiveawaySchema, ...errorResponses([...PROTECTED_ERRORS, ...OWNED]) },
+      },
+    },
+    async (request) => giveaways.get(accountOf(request), request.params.public_id),
+  );
+
+  app.post(
+    '/giveaways/:public_id/participants',
+    {
+      schema: {
+        ...common,
+        summary: 'Add participants (idempotent per telegram_id) while the giveaway is active',
+        params: PublicIdParamsSchema,
+        body: ParticipantsBodySchema,
+        response: {
+          200: ParticipantsResponseSchema,
+          ...errorResponses([...BODY_ERRORS, ...OWNED, 'giveaway_completed']),
+        },
+      },
+    },
+    async (request) =>
+      giveaways.addParticipants(accountOf(request), request.params.public_id, request.body.participants),
+  );
+
+  app.post(
+    '/giveaways/:public_id/draw',
+    {
+      schema: {
+        ...common,
+        summary: 'Draw the winners (tyche-draw-v1) and issue the signed certificate; exactly once',
+        params: PublicIdParamsSchema,
+        body: DrawBodySchema,
+        response: {
+          200: DrawResponseSchema,
+          ...errorResponses([
+            ...BODY_ERRORS,
+            ...OWNED,
+            'already_drawn',
+            'no_participants',
+            'randomness_unavailable',
+          ]),
+        },
+      },
+    },
+    async (request) => giveaways.draw(operationContext(request), request.params.public_id),
+  );
+
+  app.get(
+    '/giveaways/:public_id/participants.csv',
+    {
+      schema: {
+        ...common,
+        summary: 'Participants report (CSV, streamed)',
+        params: PublicIdParamsSchema,
+        querystring: CsvQuerySchema,
+        response: {
+          // A stream, never serialized through a schema: this only documents the media type.
+          200: {
+            description: 'Header row, then one participant per line (RFC 4180)',
+            content: { 'text/csv': { schema: Type.Unknown({ type: 'string' }) } },
+          },
+          ...errorResponses([...QUERY_ERRORS, ...OWNED]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const csv = await giveaways.participantsCsv(
+        accountOf(request),
+        request.params.public_id,
+        request.query,
+      );
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${csv.filename}"`)
+        .send(Readable.from(csv.lines, { objectMode: false }));
+    },
+  );
+};

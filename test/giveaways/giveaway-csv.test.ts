@@ -1,0 +1,196 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { csvCell, csvLine, csvRowLine } from '../../src/giveaways/csv.ts';
+import { CSV_PAGE_ROWS } from '../../src/giveaways/giveaway.service.ts';
+import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { createFakeClock } from '../helpers/fake-clock.ts';
+import { securitySuite } from '../helpers/security-suite.ts';
+import { storeTargets } from '../helpers/stores.ts';
+import {
+  API,
+  addParticipants,
+  createGiveaway,
+  draw,
+  expectProblem,
+  people,
+  UNKNOWN_IDS,
+} from './giveaway-helpers.ts';
+
+const HEADER = 'telegram_id,username,first_name,joined_at,is_winner';
+
+describe('csv cells', () => {
+  test('RFC 4180 quoting: only cells with a comma, quote, CR or LF are quoted; quotes doubled', () => {
+    assert.equal(csvCell('plain text'), 'plain text');
+    assert.equal(csvCell('a,b'), '"a,b"');
+    assert.equal(csvCell('say "hi"'), '"say ""hi"""');
+    assert.equal(csvCell('two\nlines'), '"two\nlines"');
+    assert.equal(csvCell('cr\rhere'), '"cr\rhere"');
+    assert.equal(csvCell(''), '');
+    assert.equal(csvCell(null), '');
+    assert.equal(csvCell('Zoë 😀 ÿ'), 'Zoë 😀 ÿ');
+  });
+
+  test("formula injection: = + - @ tab CR at the start get a leading '", () => {
+    assert.equal(csvCell('=1+1'), "'=1+1");
+    assert.equal(csvCell('+49 30'), "'+49 30");
+    assert.equal(csvCell('-2'), "'-2");
+    assert.equal(csvCell('@SUM(A1)'), "'@SUM(A1)");
+    assert.equal(csvCell('\tcmd'), "'\tcmd");
+    assert.equal(csvCell('\rcmd'), `"'\rcmd"`);
+    assert.equal(csvCell('=HYPERLINK("http://x","y")'), `"'=HYPERLINK(""http://x"",""y"")"`);
+    assert.equal(csvCell('a=b'), 'a=b');
+    assert.equal(csvCell(' =x'), ' =x');
+  });
+
+  test('a line: id, names, UTC time to the second, true/false, CRLF', () => {
+    const at = Date.parse('2026-03-04T05:06:07.890Z');
+    assert.equal(
+      csvLine({ telegram_id: 42, username: 'a', first_name: null, joined_at: at }, true),
+      '42,a,,2026-03-04T05:06:07,true\r\n',
+    );
+    assert.equal(
+      csvRowLine([9007199254740991, null, 'B, C', 0], false),
+      '9007199254740991,,"B, C",1970-01-01T00:00:00,false\r\n',
+    );
+  });
+});
+
+for (const target of await storeTargets()) {
+  describe(`GET /api/v1/giveaways/{public_id}/participants.csv on ${target.dialect}`, {
+    skip: target.skip,
+  }, () => {
+    const clock = createFakeClock('2026-01-01T00:00:00.100Z');
+    let t: TestApp;
+    before(async () => {
+      t = await startTestApp({ clock, dialect: target.dialect });
+    });
+    after(() => t?.close());
+
+    const csv = (key: string, id: string, query = '') =>
+      t.app.inject({ url: `${API}/${id}/participants.csv${query}`, headers: bearer(key) });
+
+    test('headers, exact header row, formats, quoting and formula neutralization', async () => {
+      const key = await t.key();
+      const id = await createGiveaway(t, key);
+      await addParticipants(t, key, id, [
+        { telegram_id: 3, username: '@carol', first_name: 'Carol, "CJ"' },
+        { telegram_id: 1, username: 'alice', first_name: '=cmd|"/C calc"!A0' },
+        { telegram_id: 2, first_name: 'Line\nbreak' },
+        { telegram_id: 4, username: '@@bob', first_name: '-1+1' },
+      ]);
+      const res = await csv(key, id);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
+      assert.equal(res.headers['content-disposition'], `attachment; filename="participants-${id}.csv"`);
+      assert.ok(res.headers['x-ratelimit-remaining'], 'counted like every business request');
+      assert.equal(
+        res.body,
+        [
+          HEADER,
+          `1,alice,"'=cmd|""/C calc""!A0",2026-01-01T00:00:00,false`,
+          '2,,"Line\nbreak",2026-01-01T00:00:00,false',
+          '3,carol,"Carol, ""CJ""",2026-01-01T00:00:00,false',
+          "4,'@bob,'-1+1,2026-01-01T00:00:00,false",
+          '',
+        ].join('\r\n'),
+      );
+    });
+
+    test('?bom=true prepends a UTF-8 BOM; default and bom=false do not; bom=yes → 422', async () => {
+      const key = await t.key();
+      const id = await createGiveaway(t, key);
+      await addParticipants(t, key, id, [{ telegram_id: 1, first_name: 'Zoë' }]);
+      const withBom = await csv(key, id, '?bom=true');
+      assert.deepEqual([...withBom.rawPayload.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
+      assert.ok(withBom.body.startsWith(`\uFEFF${HEADER}\r\n`));
+      assert.ok(withBom.body.includes('1,,Zoë,'));
+      for (const query of ['', '?bom=false']) assert.ok((await csv(key, id, query)).body.startsWith(HEADER));
+      expectProblem(await csv(key, id, '?bom=yes'), 422, 'invalid_type');
+    });
+
+    test('ordered by joined_at to the second, then telegram_id', async () => {
+      const key = await t.key();
+      const id = await createGiveaway(t, key);
+      await addParticipants(t, key, id, people(1, 30));
+      await addParticipants(t, key, id, people(1, 10));
+      clock.advance(400);
+      await addParticipants(t, key, id, people(1, 20));
+      await addParticipants(t, key, id, people(1, 5));
+      clock.advance(1000);
+      await addParticipants(t, key, id, people(1, 1));
+      clock.advance(60_000);
+      await addParticipants(t, key, id, people(1, 2));
+      const lines = (await csv(key, id)).body.trim().split('\r\n').slice(1);
+      assert.deepEqual(
+        lines.map((l) => l.split(',')[0]),
+        ['5', '10', '20', '30', '1', '2'],
+      );
+      assert.deepEqual(
+        lines.map((l) => l.split(',')[3]),
+        [
+          '2026-01-01T00:00:00',
+          '2026-01-01T00:00:00',
+          '2026-01-01T00:00:00',
+          '2026-01-01T00:00:00',
+          '2026-01-01T00:00:01',
+          '2026-01-01T00:01:01',
+        ],
+      );
+    });
+
+    test('many pages: every participant exactly once, in order', async () => {
+      const key = await t.key();
+      const id = await createGiveaway(t, key);
+      const total = CSV_PAGE_ROWS * 2 + 345;
+      // Three seconds, each with ids interleaved with the others, and a page edge inside each.
+      const seconds = [[], [], []] as { telegram_id: number }[][];
+      for (let i = 1; i <= total; i++) seconds[i % 3].push({ telegram_id: i * 7 });
+      for (const batch of seconds) {
+        for (let i = 0; i < batch.length; i += 10_000)
+          await addParticipants(t, key, id, batch.slice(i, i + 10_000));
+        clock.advance(1000);
+      }
+      const lines = (await csv(key, id)).body.trim().split('\r\n').slice(1);
+      assert.equal(lines.length, total);
+      const expected = seconds.flatMap((batch) => batch.map((p) => p.telegram_id).sort((a, b) => a - b));
+      assert.deepEqual(
+        lines.map((l) => Number(l.split(',')[0])),
+        expected,
+      );
+    });
+
+    test('winners are flagged true after the draw, the others false', async () => {
+      const key = await t.key();
+      const id = await createGiveaway(t, key, { title: 'CSV winners', winners_count: 3 });
+      await addParticipants(t, key, id, people(10));
+      const winners = (await draw(t, key, id))
+        .json()
+        .winners.map((w: { telegram_id: number }) => String(w.telegram_id));
+      const lines = (await csv(key, id)).body.trim().split('\r\n').slice(1);
+      assert.equal(lines.length, 10);
+      for (const line of lines) {
+        const cells = line.split(',');
+        assert.equal(cells[4], winners.includes(cells[0]) ? 'true' : 'false');
+      }
+    });
+
+    test('a giveaway without participants: the header row only', async () => {
+      const key = await t.key();
+      const id = await createGiveaway(t, key);
+      assert.equal((await csv(key, id)).body, `${HEADER}\r\n`);
+    });
+
+    test("another account's → 403; unknown → 404", async () => {
+      const id = await createGiveaway(t, await t.key());
+      const other = await t.key();
+      expectProblem(await csv(other, id), 403, 'forbidden');
+      for (const unknown of UNKNOWN_IDS)
+        expectProblem(await csv(other, encodeURIComponent(unknown)), 404, 'not_found');
+    });
+
+    securitySuite(
+      () => t,
+      async (key) => ({ method: 'GET', url: `${API}/${await createGiveaway(t, key)}/participants.csv` }),
+    );
+  });
+}
