@@ -40,6 +40,7 @@ export async function startServer(config: Config, logger = createLogger(config))
       registry: metrics.registry,
       randomness: { log: (source, error) => logger.warn({ source, err: error }, 'randomness source failed') },
       joinUrl: botInfo ? joinUrlFor(botInfo.username) : undefined,
+      reportError: (error) => logger.error({ err: error }, 'a draw listener failed'),
     });
     const telegram = botInfo
       ? createTelegram(botInfo, { config, store, ...services, log: logger.child({ component: 'bot' }) })

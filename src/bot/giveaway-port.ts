@@ -1,0 +1,40 @@
+/**
+ * The part of the giveaway service the bot uses, named here so the bot depends on a contract
+ * and not on the service's module (tests pass an in-memory stand-in).
+ */
+export interface JoiningParticipant {
+  telegram_id: number;
+  username?: string;
+  first_name?: string;
+}
+
+export interface JoinResult {
+  status: 'joined' | 'duplicate';
+  entryNumber: number;
+  giveaway: { public_id: string; title: string };
+}
+
+export interface DrawnWinner {
+  telegram_id: number;
+  username: string | null;
+  position: number;
+}
+
+export interface DrawnEvent {
+  publicId: string;
+  title: string;
+  certificateId: string;
+  verifyUrl: string;
+  winners: DrawnWinner[];
+}
+
+export type DrawnListener = (event: DrawnEvent) => void | Promise<void>;
+
+export interface BotGiveaways {
+  /** Stores the participant before resolving; throws AppError `not_found` or `giveaway_completed`. */
+  join(publicId: string, participant: JoiningParticipant): Promise<JoinResult>;
+}
+
+export interface DrawEvents {
+  onDrawn(listener: DrawnListener): void;
+}

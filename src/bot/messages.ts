@@ -1,0 +1,135 @@
+import type { Plan } from '../accounts/account.repository.ts';
+import type { KeySummary } from '../accounts/account.service.ts';
+import type { DrawnEvent, DrawnWinner, JoinResult } from './giveaway-port.ts';
+
+/** Every text the bot sends, in Telegram's HTML parse mode; user-supplied text is escaped. */
+
+export const COMMANDS = [
+  { command: 'start', description: 'Create your Tyche account' },
+  { command: 'plan', description: 'Your plan and how to upgrade' },
+  { command: 'newkey', description: 'Create an API key (Business plan): /newkey [label]' },
+  { command: 'keys', description: 'List your API keys' },
+  { command: 'revoke', description: 'Revoke an API key: /revoke <prefix>' },
+  { command: 'help', description: 'What this bot does' },
+] as const;
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+const PLAN_NAMES: Record<Plan, string> = { free: 'Free', pro: 'Pro', business: 'Business' };
+
+export function planName(plan: string): string {
+  return PLAN_NAMES[plan as Plan] ?? plan;
+}
+
+export function welcome(created: boolean, firstName: string | undefined): string {
+  const name = firstName ? `, ${escapeHtml(firstName)}` : '';
+  const intro = created
+    ? `Welcome to Tyche${name}! Your account is ready, on the Free plan.`
+    : `Welcome back${name}! Your Tyche account is ready.`;
+  return `${intro}\n\n${help()}`;
+}
+
+export function help(): string {
+  const lines = COMMANDS.map((c) => `/${c.command} — ${escapeHtml(c.description)}`);
+  return [
+    'Tyche draws giveaway winners with verifiable randomness: every draw has a public certificate anyone can check.',
+    '',
+    ...lines,
+    '',
+    'Join a giveaway by opening its link (t.me/…?start=g_…) or pressing its Join button.',
+  ].join('\n');
+}
+
+export function planInfo(plan: string, telegramId: number): string {
+  const current = `Your plan: <b>${planName(plan)}</b>.`;
+  if (plan === 'business') {
+    return `${current}\nYou have API access: create a key with /newkey [label], list them with /keys.`;
+  }
+  return [
+    current,
+    'API keys and the API itself need the <b>Business</b> plan.',
+    `To upgrade, ask the Tyche operator to run:\n<code>tyche accounts plan ${telegramId} business</code>`,
+    'The change applies at once; then use /newkey.',
+  ].join('\n');
+}
+
+export function businessOnly(plan: string): string {
+  return `API keys need the Business plan; you are on ${planName(plan)}. /plan explains how to upgrade.`;
+}
+
+export function newKey(key: string, prefix: string, label: string | null, dailyLimit: number): string {
+  return [
+    '<b>Your new API key</b> — shown this once, never again:',
+    '',
+    `<code>${key}</code>`,
+    '',
+    `Prefix: <code>${prefix}</code>${label ? ` · Label: ${escapeHtml(label)}` : ''} · Daily limit: ${dailyLimit}`,
+    'Store it in a password manager now, then delete this message. Send it as <code>Authorization: Bearer &lt;key&gt;</code>.',
+    'Lost it? /revoke the prefix and create a new one.',
+  ].join('\n');
+}
+
+export function keyList(keys: readonly KeySummary[]): string {
+  const active = keys.filter((k) => k.revoked_at === null);
+  if (active.length === 0) return 'You have no active API keys. Create one with /newkey [label].';
+  const lines = active.map((k) =>
+    [
+      `• <code>${k.key_prefix}</code>${k.label ? ` — ${escapeHtml(k.label)}` : ''}`,
+      `  created ${when(k.created_at)} · last used ${k.last_used_at ? when(k.last_used_at) : 'never'}`,
+      `  today ${k.requests_today} of ${k.daily_limit} requests`,
+    ].join('\n'),
+  );
+  return [
+    `Your API keys (${active.length}):`,
+    '',
+    ...lines,
+    '',
+    'Revoke one with /revoke &lt;prefix&gt;.',
+  ].join('\n');
+}
+
+export function confirmRevoke(key: KeySummary): string {
+  const label = key.label ? ` (${escapeHtml(key.label)})` : '';
+  return `Revoke key <code>${key.key_prefix}</code>${label}? Requests with it will be refused at once. This cannot be undone.`;
+}
+
+export const revokeUsage = 'Usage: /revoke &lt;prefix&gt; — the prefixes are listed by /keys.';
+export const noSuchKey = (prefix: string) =>
+  `You have no active key with prefix <code>${escapeHtml(prefix)}</code>. See /keys.`;
+export const revoked = (prefix: string) => `Key <code>${escapeHtml(prefix)}</code> is revoked.`;
+export const revokeCancelled = (prefix: string) => `Kept key <code>${escapeHtml(prefix)}</code>.`;
+export const labelTooLong = 'A key label can have at most 100 characters.';
+
+export function joined(result: JoinResult): string {
+  const title = `“${escapeHtml(result.giveaway.title)}”`;
+  if (result.status === 'duplicate') {
+    return `You are already in ${title}, with entry number ${result.entryNumber}. Good luck!`;
+  }
+  return `You joined ${title}. Your entry number is ${result.entryNumber}. Good luck!`;
+}
+
+/** Plain text: callback answers (pop-ups) do not take HTML. */
+export function joinedPopup(result: JoinResult): string {
+  const title = `“${result.giveaway.title}”`;
+  return result.status === 'duplicate'
+    ? `You are already in ${title} (entry #${result.entryNumber}).`
+    : `You joined ${title}! Your entry number is ${result.entryNumber}.`;
+}
+
+export const giveawayNotFound = 'There is no such giveaway. Check the link you followed.';
+export const giveawayCompleted = 'This giveaway has already been drawn and no longer accepts entries.';
+export const somethingWentWrong = 'Something went wrong on our side. Please try again in a moment.';
+
+export function winnerNotice(event: DrawnEvent, winner: DrawnWinner): string {
+  return [
+    `🎉 You are winner #${winner.position} of “${escapeHtml(event.title)}”!`,
+    '',
+    `The draw is public and verifiable: ${escapeHtml(event.verifyUrl)}`,
+  ].join('\n');
+}
+
+function when(iso: string): string {
+  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}

@@ -1,0 +1,163 @@
+import type { User } from 'grammy/types';
+import type { BotLogger } from '../../src/bot/bot-logger.ts';
+import type { BotGiveaways, DrawEvents } from '../../src/bot/giveaway-port.ts';
+import { createTelegram, fetchBotInfo, type Telegram } from '../../src/bot/telegram.setup.ts';
+import type { Sleep } from '../../src/bot/winner-notifier.ts';
+import { type ConfigInput, createConfig } from '../../src/config.ts';
+import { createServices, type Services } from '../../src/services.ts';
+import type { Store } from '../../src/store/store.ts';
+import { type FakeTelegram, startFakeTelegram, type TelegramCall } from '../helpers/fake-telegram.ts';
+import { storeTargets } from '../helpers/stores.ts';
+import { createMemoryGiveaways } from './memory-giveaways.ts';
+import { buttonPress, textMessage } from './telegram-updates.ts';
+
+export interface LogEntry {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  fields: Record<string, unknown>;
+  message: string;
+}
+
+export interface RecordingLogger extends BotLogger {
+  entries: LogEntry[];
+  /** Resolves with the first entry (from index `from` on) carrying this message. */
+  waitFor(message: string, from?: number, timeoutMs?: number): Promise<LogEntry>;
+}
+
+export function recordingLogger(): RecordingLogger {
+  const entries: LogEntry[] = [];
+  const listeners = new Set<() => void>();
+  const at =
+    (level: LogEntry['level']) =>
+    (fields: object, message: string): void => {
+      entries.push({ level, fields: fields as Record<string, unknown>, message });
+      for (const listener of [...listeners]) listener();
+    };
+  return {
+    entries,
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    waitFor(message, from = 0, timeoutMs = 5000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = entries.slice(from).find((e) => e.message === message);
+          if (!found) return;
+          done();
+          resolve(found);
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`no log entry "${message}" within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/** Records the waits asked for and returns at once, so retry_after never costs test time. */
+export function instantSleep(): Sleep & { waits: number[] } {
+  const waits: number[] = [];
+  const sleep = async (ms: number, signal: AbortSignal) => {
+    waits.push(ms);
+    signal.throwIfAborted();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return Object.assign(sleep, { waits });
+}
+
+export interface BotHarness<G extends BotGiveaways & DrawEvents> {
+  fake: FakeTelegram;
+  store: Store;
+  services: Services;
+  giveaways: G;
+  log: RecordingLogger;
+  sleep: ReturnType<typeof instantSleep>;
+  telegram: Telegram;
+  /** Sends `text` as `user` and resolves with the next message Telegram accepted for that chat. */
+  say(user: User, text: string): Promise<TelegramCall>;
+  /** Presses a button and resolves with the bot's answer to the callback query. */
+  press(user: User, data: string, where?: Parameters<typeof buttonPress>[2]): Promise<TelegramCall>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real bot (grammY, composers, services, store) polling a fake Bot API server. Giveaways
+ * come from `makeGiveaways` (the real service) or the in-memory stand-in.
+ */
+export async function startBotHarness<
+  G extends BotGiveaways & DrawEvents = ReturnType<typeof createMemoryGiveaways>,
+>(
+  options: {
+    dialect?: 'sqlite' | 'postgres';
+    config?: ConfigInput;
+    makeGiveaways?: (services: Services, store: Store) => G;
+  } = {},
+): Promise<BotHarness<G>> {
+  const fake = await startFakeTelegram();
+  const target = (await storeTargets()).find((t) => t.dialect === (options.dialect ?? 'sqlite'))!;
+  const opened = await target.open();
+  const config = createConfig({
+    ...opened.env,
+    TYCHE_SOURCES: 'system',
+    PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
+    TELEGRAM_BOT_TOKEN: fake.token,
+    TELEGRAM_API_ROOT: fake.url,
+    ...options.config,
+  });
+  const services = createServices(config, opened.store);
+  const giveaways = options.makeGiveaways
+    ? options.makeGiveaways(services, opened.store)
+    : (createMemoryGiveaways() as unknown as G);
+  const log = recordingLogger();
+  const sleep = instantSleep();
+  const telegram = createTelegram(await fetchBotInfo(config), {
+    config,
+    store: opened.store,
+    accounts: services.accounts,
+    giveaways,
+    clock: services.clock,
+    log,
+    noticeSleep: sleep,
+    retryMs: 20,
+  });
+  telegram.start();
+
+  return {
+    fake,
+    store: opened.store,
+    services,
+    giveaways,
+    log,
+    sleep,
+    telegram,
+    async say(user, text) {
+      const after = fake.calls.length;
+      fake.push(textMessage(user, text));
+      return fake.waitFor((c) => c.ok && c.method === 'sendMessage' && Number(c.params.chat_id) === user.id, {
+        after,
+      });
+    },
+    async press(user, data, where) {
+      const after = fake.calls.length;
+      const update = buttonPress(user, data, where);
+      fake.push(update);
+      const id = update.callback_query!.id;
+      return fake.waitFor((c) => c.method === 'answerCallbackQuery' && c.params.callback_query_id === id, {
+        after,
+      });
+    },
+    async close() {
+      await telegram.stop();
+      await telegram.drainNotices();
+      await fake.close();
+      await opened.cleanup();
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Services } from '../../src/services.ts';
+import { storeTargets } from '../helpers/stores.ts';
+import { type BotHarness, startBotHarness } from './bot-harness.ts';
+import { telegramUser } from './telegram-updates.ts';
+
+/** The bot with the real giveaway service, on each store. */
+for (const target of await storeTargets()) {
+  describe(`bot with the giveaway service on ${target.dialect}`, { skip: target.skip }, () => {
+    let h: BotHarness<Services['giveaways']>;
+    let owner: { accountId: string; keyId: string };
+    before(async () => {
+      h = await startBotHarness({ dialect: target.dialect, makeGiveaways: (services) => services.giveaways });
+      const { key } = await h.services.accounts.createKey({ plan: 'business' });
+      const principal = await h.services.accounts.authenticate(`Bearer ${key}`);
+      owner = { accountId: principal.accountId, keyId: principal.keyId };
+    });
+    after(() => h.close());
+
+    const create = async (title: string, winners = 1) =>
+      (await h.services.giveaways.create(owner.accountId, { title, winners_count: winners })).public_id;
+    const draw = (publicId: string) =>
+      h.services.giveaways.draw({ ...owner, xRequestId: 'bot-test', endpoint: 'draw' }, publicId);
+
+    test('deep link and button joins are stored with the Telegram profile, once each', async () => {
+      const id = await create('Stored joins');
+      const [ann, bob] = [telegramUser(), telegramUser({ username: undefined })];
+      assert.match((await h.say(ann, `/start g_${id}`)).params.text, /entry number is 1/);
+      assert.match(
+        (await h.press(bob, `join:${id}`, { chatId: -100777, type: 'channel' })).params.text,
+        /entry number is 2/,
+      );
+      assert.match((await h.say(ann, `/start g_${id}`)).params.text, /already in .*entry number 1/);
+      assert.match((await h.press(ann, `join:${id}`)).params.text, /already in .*entry #1/);
+
+      const rows = await h.store.db
+        .selectFrom('participants')
+        .innerJoin('giveaways', 'giveaways.id', 'participants.giveaway_id')
+        .select([
+          'participants.telegram_id',
+          'participants.username',
+          'participants.first_name',
+          'participants.entry_number',
+          'participants.joined_at',
+        ])
+        .where('giveaways.public_id', '=', id)
+        .orderBy('participants.entry_number')
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => [Number(r.telegram_id), r.username, r.first_name, Number(r.entry_number)]),
+        [
+          [ann.id, ann.username, ann.first_name, 1],
+          [bob.id, null, bob.first_name, 2],
+        ],
+      );
+      assert.ok(rows.every((r) => Number(r.joined_at) > 0));
+      const giveaway = await h.services.giveaways.get(owner.accountId, id);
+      assert.equal(giveaway.participants_count, 2);
+      assert.equal(giveaway.join_url, undefined, 'the harness sets no join URL; tyche serve does');
+    });
+
+    test('winners who started the bot are told; button-only joiners cannot be and are not', async () => {
+      const id = await create('Told winners', 2);
+      const [starter, buttonOnly] = [telegramUser(), telegramUser()];
+      await h.say(starter, `/start g_${id}`);
+      await h.press(buttonOnly, `join:${id}`, { chatId: -100777, type: 'channel' });
+      const after = h.fake.calls.length;
+      const response = await draw(id);
+      assert.equal(response.winners.length, 2);
+      const notice = await h.fake.waitFor(
+        (c) => c.method === 'sendMessage' && Number(c.params.chat_id) === starter.id,
+        {
+          after,
+          timeoutMs: 10_000,
+        },
+      );
+      assert.ok(notice.params.text.includes(response.verify_url));
+      await h.telegram.notifier.idle();
+      assert.equal(
+        h.fake.callsTo('sendMessage').filter((c) => Number(c.params.chat_id) === buttonOnly.id).length,
+        0,
+      );
+    });
+
+    test('a drawn giveaway and an unknown id are refused', async () => {
+      const id = await create('Closed');
+      const early = telegramUser();
+      await h.say(early, `/start g_${id}`);
+      await draw(id);
+      const late = telegramUser();
+      assert.match((await h.say(late, `/start g_${id}`)).params.text, /already been drawn/);
+      assert.match((await h.press(late, `join:${id}`)).params.text, /already been drawn/);
+      assert.match((await h.say(late, '/start g_000000000000')).params.text, /no such giveaway/);
+      assert.match((await h.say(late, '/start g_not-a-public-id')).params.text, /no such giveaway/);
+      assert.equal((await h.services.giveaways.get(owner.accountId, id)).participants_count, 1);
+    });
+
+    test('bot users are recorded from private chats only', async () => {
+      const [direct, channelOnly] = [telegramUser(), telegramUser()];
+      await h.say(direct, '/help');
+      const id = await create('Recording');
+      await h.press(channelOnly, `join:${id}`, { chatId: -100777, type: 'channel' });
+      const rows = await h.store.db
+        .selectFrom('bot_users')
+        .selectAll()
+        .where('telegram_id', 'in', [direct.id, channelOnly.id])
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => [Number(r.telegram_id), r.username, r.first_name]),
+        [[direct.id, direct.username, direct.first_name]],
+      );
+    });
+  });
+}
