@@ -16,7 +16,10 @@ test('defaults follow the contract', () => {
 
 test('PUBLIC_BASE_URL wins over HOST:PORT and loses its trailing slash', () => {
   assert.equal(createConfig({ HOST: '0.0.0.0', PORT: '9000' }).publicBaseUrl, 'http://0.0.0.0:9000');
-  assert.equal(createConfig({ PUBLIC_BASE_URL: 'https://tyche.example/' }).publicBaseUrl, 'https://tyche.example');
+  assert.equal(
+    createConfig({ PUBLIC_BASE_URL: 'https://tyche.example/' }).publicBaseUrl,
+    'https://tyche.example',
+  );
   assert.equal(createConfig({ HOST: '::1', PORT: '1' }).publicBaseUrl, 'http://[::1]:1');
 });
 
@@ -29,18 +32,25 @@ test('each bad value fails with one line naming the variable and what is allowed
     [{ PORT: 'abc' }, /^PORT="abc" is not valid: expected an integer from 0 to 65535$/],
     [{ PORT: '70000' }, /^PORT=.*integer from 0 to 65535/],
     [{ PORT: '80.5' }, /^PORT=/],
-    [{ TYCHE_SOURCES: 'anu,quantum' }, /^TYCHE_SOURCES="anu,quantum" is not valid: expected a comma list of distinct sources from anu, nist, drand, system$/],
+    [
+      { TYCHE_SOURCES: 'anu,quantum' },
+      /^TYCHE_SOURCES="anu,quantum" is not valid: expected a comma list of distinct sources from anu, nist, drand, system$/,
+    ],
     [{ TYCHE_SOURCES: 'anu,anu' }, /^TYCHE_SOURCES=/],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL="mysql:\/\/x" is not valid: expected a postgres:\/\//],
     [{ PUBLIC_BASE_URL: 'ftp://x' }, /^PUBLIC_BASE_URL=/],
-    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL="loud" is not valid: expected one of fatal, error, warn, info, debug, trace, silent$/],
+    [
+      { LOG_LEVEL: 'loud' },
+      /^LOG_LEVEL="loud" is not valid: expected one of fatal, error, warn, info, debug, trace, silent$/,
+    ],
     [{ TELEGRAM_BOT_TOKEN: 'not a token' }, /^TELEGRAM_BOT_TOKEN=/],
     [{ TYCHE_TIME_BUDGET_MS: '5' }, /^TYCHE_TIME_BUDGET_MS=.*from 100 to 60000/],
   ];
   for (const [input, message] of cases) {
     assert.throws(
       () => createConfig(input),
-      (error: unknown) => error instanceof ConfigError && message.test(error.message) && !error.message.includes('\n'),
+      (error: unknown) =>
+        error instanceof ConfigError && message.test(error.message) && !error.message.includes('\n'),
       JSON.stringify(input),
     );
   }

@@ -3,8 +3,9 @@ import { accountsPlan } from './accounts.commands.ts';
 import { type Command, helpText, type Io, parseCommandArgs, UsageError } from './command.ts';
 import { keysCreate, keysList, keysRevoke } from './keys.commands.ts';
 import { migrate, serve } from './serve.commands.ts';
+import { verify } from './verify.command.ts';
 
-export const COMMANDS: Command[] = [serve, migrate, keysCreate, keysList, keysRevoke, accountsPlan];
+export const COMMANDS: Command[] = [serve, migrate, keysCreate, keysList, keysRevoke, accountsPlan, verify];
 
 function overview(): string {
   const lines = COMMANDS.map((c) => `  tyche ${c.usage}`);

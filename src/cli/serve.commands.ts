@@ -1,5 +1,4 @@
 import { configFromEnv } from '../config.ts';
-import { startServer } from '../server.ts';
 import { openStore } from '../store/store.ts';
 import type { Command } from './command.ts';
 
@@ -9,6 +8,8 @@ export const serve: Command = {
   summary:
     'Run the HTTP service (and the Telegram bot when TELEGRAM_BOT_TOKEN is set) until SIGTERM or SIGINT.',
   async run(_args, io) {
+    // Loaded on demand: the server pulls in every feature, which the other commands never need.
+    const { startServer } = await import('../server.ts');
     const server = await startServer(configFromEnv(io.env));
     await new Promise<void>((resolve) => {
       const shutdown = (signal: string) => {

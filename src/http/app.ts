@@ -2,11 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AccountService } from '../accounts/account.service.ts';
 import type { QuotaService } from '../accounts/quota.service.ts';
-import type { RandomService } from '../randomness/random.service.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
+import type { GiveawayService } from '../giveaways/giveaway.service.ts';
+import type { Signer } from '../giveaways/signer.ts';
+import type { RandomService } from '../randomness/random.service.ts';
 import type { Store } from '../store/store.ts';
+import { verifyRoutes } from '../verify/verify.routes.ts';
 import { protectRoutes } from './auth.ts';
 import { trackRoutes } from './method-not-allowed.ts';
 import type { Metrics } from './metrics.ts';
@@ -14,9 +17,11 @@ import { registerOpenApi } from './openapi.ts';
 import { sendProblem, toAppError } from './problem.ts';
 import { requestIdOf } from './request-id.ts';
 import { docsRoutes } from './routes/docs.routes.ts';
+import { giveawayRoutes } from './routes/giveaway.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { meRoutes } from './routes/me.routes.ts';
 import { randomRoutes } from './routes/random.routes.ts';
+import { wellKnownRoutes } from './routes/well-known.routes.ts';
 import { validatorCompiler } from './validation.ts';
 
 export interface AppDeps {
@@ -25,6 +30,8 @@ export interface AppDeps {
   accounts: AccountService;
   quota: QuotaService;
   random: RandomService;
+  giveaways: GiveawayService;
+  signer: Signer;
   metrics: Metrics;
   clock: Clock;
   logger?: FastifyBaseLogger;
@@ -41,6 +48,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Closing the server must let in-flight requests finish; new ones get 503 meanwhile.
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Any id in a path must reach its route and be answered 404 there, not 414 by the router.
+    routerOptions: { maxParamLength: 1000 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -87,11 +96,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, deps.config);
   await app.register(healthRoutes, { store: deps.store, metrics: deps.metrics });
   await app.register(docsRoutes, { config: deps.config });
+  await app.register(wellKnownRoutes, { signer: deps.signer });
+  await app.register(verifyRoutes, { config: deps.config, certificates: deps.giveaways.certificates });
   await app.register(
     async (api) => {
       protectRoutes(api, deps);
       await api.register(meRoutes, { accounts: deps.accounts, clock: deps.clock });
       await api.register(randomRoutes, { random: deps.random });
+      await api.register(giveawayRoutes, { giveaways: deps.giveaways });
     },
     { prefix: '/api/v1' },
   );

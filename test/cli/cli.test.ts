@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import pino from 'pino';
 import { createConfig } from '../../src/config.ts';
 import { type RunningServer, startServer } from '../../src/server.ts';
 import { runTyche } from '../helpers/cli.ts';
 import { storeTargets } from '../helpers/stores.ts';
-import pino from 'pino';
 
 for (const target of await storeTargets()) {
   describe(`tyche CLI on ${target.dialect}`, { skip: target.skip }, () => {
@@ -16,14 +16,18 @@ for (const target of await storeTargets()) {
       await opened.store.close();
       env = { ...opened.env };
       cleanup = opened.cleanup;
-      server = await startServer(createConfig({ ...env, PORT: '0', TYCHE_SOURCES: 'system' }), pino({ level: 'silent' }));
+      server = await startServer(
+        createConfig({ ...env, PORT: '0', TYCHE_SOURCES: 'system' }),
+        pino({ level: 'silent' }),
+      );
     });
     after(async () => {
       await server?.stop();
       await cleanup?.().catch(() => {});
     });
 
-    const me = (key: string) => fetch(`${server.url}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+    const me = (key: string) =>
+      fetch(`${server.url}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
 
     test('keys create --json prints exactly one object, and the running server accepts the key', async () => {
       const res = await runTyche(['keys', 'create', '--json', '--label', 'ci', '--daily-limit', '5'], env);
@@ -31,7 +35,13 @@ for (const target of await storeTargets()) {
       const lines = res.stdout.trim().split('\n');
       assert.equal(lines.length, 1);
       const created = JSON.parse(lines[0]);
-      assert.deepEqual(Object.keys(created).sort(), ['account_id', 'daily_limit', 'key', 'key_prefix', 'plan']);
+      assert.deepEqual(Object.keys(created).sort(), [
+        'account_id',
+        'daily_limit',
+        'key',
+        'key_prefix',
+        'plan',
+      ]);
       assert.equal(created.plan, 'business');
       assert.equal(created.daily_limit, 5);
       assert.equal(created.key_prefix, created.key.slice(0, 12));
@@ -52,8 +62,12 @@ for (const target of await storeTargets()) {
       const a = JSON.parse((await runTyche(['keys', 'create', '--json'], env)).stdout);
       const b = JSON.parse((await runTyche(['keys', 'create', '--json'], env)).stdout);
       assert.notEqual(a.account_id, b.account_id);
-      const c = JSON.parse((await runTyche(['keys', 'create', '--json', '--owner', '777000', '--plan', 'free'], env)).stdout);
-      const d = JSON.parse((await runTyche(['keys', 'create', '--json', '--owner', '777000', '--plan', 'business'], env)).stdout);
+      const c = JSON.parse(
+        (await runTyche(['keys', 'create', '--json', '--owner', '777000', '--plan', 'free'], env)).stdout,
+      );
+      const d = JSON.parse(
+        (await runTyche(['keys', 'create', '--json', '--owner', '777000', '--plan', 'business'], env)).stdout,
+      );
       assert.equal(c.account_id, d.account_id);
       assert.equal((await (await me(c.key)).json()).plan, 'business');
     });
@@ -64,7 +78,9 @@ for (const target of await storeTargets()) {
       const list = await runTyche(['keys', 'list', '--json'], env);
       assert.equal(list.code, 0);
       assert.ok(!list.stdout.includes(created.key));
-      const row = JSON.parse(list.stdout).find((k: { key_prefix: string }) => k.key_prefix === created.key_prefix);
+      const row = JSON.parse(list.stdout).find(
+        (k: { key_prefix: string }) => k.key_prefix === created.key_prefix,
+      );
       assert.equal(row.revoked_at, null);
       const table = await runTyche(['keys', 'list'], env);
       assert.match(table.stdout, new RegExp(`${created.key_prefix.replace(/[-_]/g, '.')}\\tbusiness`));
@@ -77,14 +93,23 @@ for (const target of await storeTargets()) {
     });
 
     test('accounts plan changes the plan seen by the running server', async () => {
-      const created = JSON.parse((await runTyche(['keys', 'create', '--json', '--owner', '555001'], env)).stdout);
+      const created = JSON.parse(
+        (await runTyche(['keys', 'create', '--json', '--owner', '555001'], env)).stdout,
+      );
       const res = await runTyche(['accounts', 'plan', '555001', 'pro'], env);
       assert.equal(res.code, 0, res.stderr);
       assert.equal((await (await me(created.key)).json()).plan, 'pro');
     });
 
     test('--help for every command', async () => {
-      for (const args of [['serve'], ['migrate'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['accounts', 'plan']]) {
+      for (const args of [
+        ['serve'],
+        ['migrate'],
+        ['keys', 'create'],
+        ['keys', 'list'],
+        ['keys', 'revoke'],
+        ['accounts', 'plan'],
+      ]) {
         const res = await runTyche([...args, '--help'], env);
         assert.equal(res.code, 0, args.join(' '));
         assert.match(res.stdout, new RegExp(`Usage: tyche ${args.join(' ')}`));

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { AppError } from '../../errors.ts';
 import type { OperationContext, RandomService } from '../../randomness/random.service.ts';
 import type { SourceName } from '../../randomness/source.ts';
-import { AppError } from '../../errors.ts';
 import { errorResponses, PROTECTED_ERRORS } from '../schemas.ts';
 import {
   BytesQuerySchema,
@@ -17,8 +17,19 @@ import {
   ShuffleResponseSchema,
 } from './random.schemas.ts';
 
-const RANDOM_ERRORS = [...PROTECTED_ERRORS, 'invalid_parameter', 'missing_parameter', 'invalid_type', 'randomness_unavailable'] as const;
-const BODY_ERRORS = [...RANDOM_ERRORS, 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as const;
+const RANDOM_ERRORS = [
+  ...PROTECTED_ERRORS,
+  'invalid_parameter',
+  'missing_parameter',
+  'invalid_type',
+  'randomness_unavailable',
+] as const;
+const BODY_ERRORS = [
+  ...RANDOM_ERRORS,
+  'invalid_json',
+  'payload_too_large',
+  'unsupported_media_type',
+] as const;
 
 export function operationContext(request: FastifyRequest): OperationContext {
   const principal = request.principal!;
@@ -93,7 +104,10 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
         tags: ['support'],
         summary: 'The record of one randomness operation of this account',
         params: Type.Object({ request_id: Type.String({ maxLength: 200 }) }),
-        response: { 200: OperationSchema, ...errorResponses([...PROTECTED_ERRORS, 'forbidden', 'not_found']) },
+        response: {
+          200: OperationSchema,
+          ...errorResponses([...PROTECTED_ERRORS, 'forbidden', 'not_found']),
+        },
       },
     },
     async (request) => {

@@ -4,8 +4,15 @@ const SourceSchema = Type.Union(
   [Type.Literal('anu'), Type.Literal('nist'), Type.Literal('drand'), Type.Literal('system')],
   { description: 'The source that served the (last) operation' },
 );
-const OperationIdSchema = Type.String({ format: 'uuid', description: 'Operation id; look it up at /api/v1/operations/{request_id}' });
-const ItemsSchema = Type.Array(Type.Unknown(), { minItems: 1, maxItems: 10_000, description: '1–10 000 JSON values of any type' });
+const OperationIdSchema = Type.String({
+  format: 'uuid',
+  description: 'Operation id; look it up at /api/v1/operations/{request_id}',
+});
+const ItemsSchema = Type.Array(Type.Unknown(), {
+  minItems: 1,
+  maxItems: 10_000,
+  description: '1–10 000 JSON values of any type',
+});
 
 export const IntQuerySchema = Type.Object({
   min: Type.Integer({ description: 'Lower bound, inclusive; min < max' }),
@@ -26,7 +33,10 @@ export const ChoiceBodySchema = Type.Object(
   {
     items: ItemsSchema,
     count: Type.Integer({ minimum: 1, maximum: 10_000, default: 1 }),
-    unique: Type.Boolean({ default: false, description: 'Distinct positions of items; count must not exceed items.length' }),
+    unique: Type.Boolean({
+      default: false,
+      description: 'Distinct positions of items; count must not exceed items.length',
+    }),
   },
   { additionalProperties: false },
 );
@@ -59,7 +69,9 @@ export const BytesResponseSchema = Type.Object({
   length: Type.Integer(),
   qrng_source: SourceSchema,
   request_id: OperationIdSchema,
-  pool: Type.Literal('crypto', { description: 'System CSPRNG output, mixed with the external source through a hash' }),
+  pool: Type.Literal('crypto', {
+    description: 'System CSPRNG output, mixed with the external source through a hash',
+  }),
 });
 
 export const OperationSchema = Type.Object({
@@ -67,7 +79,12 @@ export const OperationSchema = Type.Object({
   x_request_id: Type.String(),
   endpoint: Type.String(),
   qrng_source: SourceSchema,
-  source_reference: Type.String({ description: 'ANU batch and byte range, NIST pulse URI, drand round, or system:<id>' }),
-  source_fetched_at: Type.String({ format: 'date-time', description: 'When Tyche received the upstream data' }),
+  source_reference: Type.String({
+    description: 'ANU batch and byte range, NIST pulse URI, drand round, or system:<id>',
+  }),
+  source_fetched_at: Type.String({
+    format: 'date-time',
+    description: 'When Tyche received the upstream data',
+  }),
   created_at: Type.String({ format: 'date-time' }),
 });

@@ -1,0 +1,125 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Config } from '../config.ts';
+import { AppError } from '../errors.ts';
+import { PAGE_CSP } from '../http/html.ts';
+import { algorithmPage } from './algorithm-doc.ts';
+import { ASSET_PREFIX, browserModule, browserModuleNames } from './browser-modules.ts';
+import { renderCertificatePdf } from './certificate-pdf.ts';
+import { type Certificate, KEYS_PATH } from './verify-draw.ts';
+import { renderCertificatePage, renderNotFoundPage } from './verify-page.ts';
+
+/** Reads sealed certificates; the giveaway service provides it. */
+export interface CertificateLookup {
+  get(certificateId: string): Promise<Certificate | undefined>;
+}
+
+const MAX_ID_LENGTH = 128;
+// Certificates never change once written; a short lifetime still lets an operator take one down.
+const CACHE = 'public, max-age=300';
+
+/** q-value of the best entry of an Accept header that matches `type` (exact beats wildcard). */
+function quality(accept: string, type: string): { q: number; exact: boolean } {
+  let best = { q: 0, exact: false, specificity: -1 };
+  const [major] = type.split('/');
+  for (const part of accept.split(',')) {
+    const [range, ...params] = part.trim().toLowerCase().split(';');
+    const specificity = range === type ? 2 : range === `${major}/*` ? 1 : range === '*/*' ? 0 : -1;
+    if (specificity < best.specificity || specificity === -1) continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    best = { q: Number.isFinite(q) ? q : 0, exact: specificity === 2, specificity };
+  }
+  return best;
+}
+
+/** True when the client asked for JSON over HTML (`Accept: application/json`). */
+export function prefersJson(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const json = quality(accept, 'application/json');
+  const page = quality(accept, 'text/html');
+  if (json.q === 0) return false;
+  return json.q > page.q || (json.q === page.q && json.exact && !page.exact);
+}
+
+function sendPage(reply: FastifyReply, status: number, page: string) {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('content-security-policy', PAGE_CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .send(page);
+}
+
+export const verifyRoutes: FastifyPluginAsync<{ config: Config; certificates: CertificateLookup }> = async (
+  app,
+  { config, certificates },
+) => {
+  const base = config.publicBaseUrl;
+  // Strip the browser modules now: a module that cannot be served fails the start, not a visitor.
+  for (const name of browserModuleNames()) browserModule(`${name}.js`);
+
+  app.get(
+    '/verify/:certificate_id',
+    {
+      schema: {
+        summary: 'Public proof of a draw: HTML page, `.json` certificate or `.pdf` certificate',
+        description:
+          'No key. The page works without JavaScript; `Accept: application/json` or the `.json` suffix gives the sealed certificate, `.pdf` a one-page PDF with a QR code to the page.',
+        tags: ['verify'],
+        params: Type.Object({
+          certificate_id: Type.String({ description: 'e.g. c_Wq3tY8mKp2, c_Wq3tY8mKp2.json' }),
+        }),
+      },
+    },
+    async (request: FastifyRequest<{ Params: { certificate_id: string } }>, reply) => {
+      const raw = request.params.certificate_id;
+      const suffix = /\.(json|pdf)$/.exec(raw)?.[1] as 'json' | 'pdf' | undefined;
+      const id = suffix ? raw.slice(0, -(suffix.length + 1)) : raw;
+      const wantsJson = suffix === 'json' || (!suffix && prefersJson(request.headers.accept));
+      if (!suffix) reply.header('vary', 'accept');
+      const cert = id.length > 0 && id.length <= MAX_ID_LENGTH ? await certificates.get(id) : undefined;
+      if (!cert) {
+        if (wantsJson || prefersJson(request.headers.accept)) {
+          throw new AppError('not_found', 'No certificate has this id');
+        }
+        return sendPage(reply, 404, renderNotFoundPage(id));
+      }
+      const path = `/verify/${encodeURIComponent(id)}`;
+      if (wantsJson) {
+        return reply
+          .type('application/json; charset=utf-8')
+          .header('cache-control', CACHE)
+          .header('access-control-allow-origin', '*')
+          .send(JSON.stringify(cert));
+      }
+      if (suffix === 'pdf') {
+        const pdf = await renderCertificatePdf(cert, `${base}${path}`, `${base}/docs/draw-algorithm`);
+        const filename = `tyche-certificate-${id.replace(/[^A-Za-z0-9_-]/g, '_')}.pdf`;
+        return reply
+          .type('application/pdf')
+          .header('cache-control', CACHE)
+          .header('content-disposition', `inline; filename="${filename}"`)
+          .send(pdf);
+      }
+      const urls = { page: `${base}${path}`, json: `${path}.json`, pdf: `${path}.pdf`, keys: KEYS_PATH };
+      reply.header('cache-control', CACHE);
+      return sendPage(reply, 200, renderCertificatePage(cert, urls));
+    },
+  );
+
+  app.get('/docs/draw-algorithm', { schema: { hide: true } }, async (_request, reply) =>
+    sendPage(reply, 200, algorithmPage()),
+  );
+
+  app.get(`${ASSET_PREFIX}*`, { schema: { hide: true } }, async (request, reply) => {
+    const code = browserModule((request.params as { '*': string })['*']);
+    if (code === undefined) throw new AppError('not_found', 'No such script');
+    return reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .header('x-content-type-options', 'nosniff')
+      .send(code);
+  });
+};

@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Certificate } from '../src/giveaways/certificate.ts';
+import { runTyche } from '../test/helpers/cli.ts';
+import { type ServerProcess, startServerProcess } from '../test/helpers/server-process.ts';
+import { ARTIFACTS, DESKTOP, launchChromium, MOBILE } from './browser.ts';
+
+const TITLE = `Launch giveaway — 3 × headphones <script>alert("x")</script> & 'friends'`;
+
+describe('the verification page in a real browser', () => {
+  let dir: string;
+  let server: ServerProcess;
+  let browser: Browser;
+  let verifyUrl: string;
+  let certificateId: string;
+  const requests: { url: string; authorization: string | undefined }[] = [];
+  const consoleErrors: string[] = [];
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tyche-e2e-'));
+    const env = { DATA_DIR: dir, TYCHE_SOURCES: 'system', LOG_LEVEL: 'warn' };
+    server = await startServerProcess(env);
+    const created = await runTyche(['keys', 'create', '--json'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const headers = {
+      authorization: `Bearer ${JSON.parse(created.stdout).key}`,
+      'content-type': 'application/json',
+    };
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${server.url}/api/v1${path}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      });
+      assert.ok(res.ok, `${path}: ${res.status} ${await res.clone().text()}`);
+      return res.json();
+    };
+    const giveaway = await post('/giveaways', { title: TITLE, winners_count: 3 });
+    const names = ['alice', 'bob_b', 'Zoë', '<img src=x onerror=alert(1)>', 'carol', 'dave', 'erin', 'frank'];
+    await post(`/giveaways/${giveaway.public_id}/participants`, {
+      participants: names.map((username, i) => ({ telegram_id: 5_000_000_000 + i * 104729, username })),
+    });
+    ({ verify_url: verifyUrl, certificate_id: certificateId } = await post(
+      `/giveaways/${giveaway.public_id}/draw`,
+      {},
+    ));
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function open(options: {
+    viewport: typeof MOBILE;
+    javaScriptEnabled?: boolean;
+  }): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({
+      viewport: options.viewport,
+      javaScriptEnabled: options.javaScriptEnabled ?? true,
+    });
+    context.on('request', async (request) => {
+      requests.push({ url: request.url(), authorization: (await request.allHeaders()).authorization });
+    });
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    return { context, page };
+  }
+
+  async function verifyInBrowser(page: Page): Promise<string> {
+    const button = page.getByRole('button', { name: 'Verify this draw' });
+    await button.click();
+    await page.locator('#verify-status.verdict').waitFor();
+    return page.locator('#verify-status').innerText();
+  }
+
+  test('reads fully without JavaScript, on a phone', async () => {
+    const { context, page } = await open({ viewport: MOBILE, javaScriptEnabled: false });
+    const response = await page.goto(verifyUrl);
+    assert.equal(response?.status(), 200);
+    assert.equal(await page.locator('h1').innerText(), TITLE);
+    assert.equal(await page.locator('[data-winner-position]').count(), 3);
+    assert.equal(await page.getByRole('button', { name: 'Verify this draw' }).isVisible(), false);
+    for (const heading of ['Winners', 'The draw', 'Randomness', 'Seal', 'Check it yourself']) {
+      assert.ok(await page.getByRole('region', { name: heading }).isVisible(), heading);
+    }
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone screen`);
+    await page.screenshot({ path: join(ARTIFACTS, 'verify-page-mobile-no-js.png'), fullPage: true });
+    await context.close();
+  });
+
+  test('the button reports a valid draw, check by check', async () => {
+    for (const [viewport, name] of [
+      [DESKTOP, 'desktop'],
+      [MOBILE, 'mobile'],
+    ] as const) {
+      const { context, page } = await open({ viewport });
+      await page.goto(verifyUrl);
+      const winners = await page.locator('[data-winner-position] td:nth-child(2)').allInnerTexts();
+      assert.equal(winners.length, 3);
+      const verdict = await verifyInBrowser(page);
+      assert.match(verdict, /^Valid draw: all 7 checks passed in your browser\.$/);
+      assert.equal(await page.locator('#verify-checks li.check.ok').count(), 7);
+      assert.equal(await page.locator('#verify-checks li.check.bad').count(), 0);
+      assert.equal(await page.locator('#verify-result').getAttribute('aria-live'), 'polite');
+      await page.screenshot({ path: join(ARTIFACTS, `verify-page-${name}-valid.png`), fullPage: true });
+      await context.close();
+    }
+  });
+
+  test('a certificate altered on the way reports invalid', async () => {
+    const { context, page } = await open({ viewport: DESKTOP });
+    await page.route(`**/verify/${certificateId}.json`, async (route) => {
+      const cert = (await (await route.fetch()).json()) as Certificate;
+      cert.winners[0].telegram_id += 1;
+      await route.fulfill({ json: cert });
+    });
+    await page.goto(verifyUrl);
+    assert.match(await verifyInBrowser(page), /^Invalid: 3 of 7 checks failed/);
+    const failed = await page.locator('#verify-checks li.check.bad strong').allInnerTexts();
+    assert.deepEqual(failed, [
+      'This page shows the certificate: FAILED',
+      'Certificate hash: FAILED',
+      'Ed25519 signature: FAILED',
+    ]);
+    await context.close();
+  });
+
+  test('a certificate altered in the store reports invalid', async () => {
+    const db = new DatabaseSync(join(dir, 'tyche.sqlite'));
+    const row = db.prepare('select body from certificates where id = ?').get(certificateId) as {
+      body: string;
+    };
+    const cert = JSON.parse(row.body) as Certificate;
+    // The operator moves the prize to someone else and fixes the hash; only the signature is left.
+    cert.winners[1].username = 'mallory';
+    cert.winners[1].telegram_id = 777;
+    db.prepare('update certificates set body = ? where id = ?').run(JSON.stringify(cert), certificateId);
+    db.close();
+    const { context, page } = await open({ viewport: MOBILE });
+    await page.goto(verifyUrl);
+    assert.ok((await page.locator('[data-winner-position="2"]').innerText()).includes('@mallory'));
+    assert.match(await verifyInBrowser(page), /^Invalid: /);
+    const failed = await page.locator('#verify-checks li.check.bad strong').allInnerTexts();
+    assert.ok(failed.includes('Certificate hash: FAILED'));
+    assert.ok(failed.includes('Ed25519 signature: FAILED'));
+    await page.screenshot({ path: join(ARTIFACTS, 'verify-page-mobile-tampered.png'), fullPage: true });
+    await context.close();
+  });
+
+  test('no request carried credentials or left the server; no script or CSP error', () => {
+    assert.ok(requests.length > 10);
+    for (const r of requests) {
+      assert.equal(r.authorization, undefined, r.url);
+      assert.ok(r.url.startsWith(`${server.url}/`), r.url);
+    }
+    assert.ok(requests.some((r) => r.url.endsWith('/assets/js/giveaways/draw-v1.js')));
+    assert.ok(requests.some((r) => r.url.endsWith('/.well-known/tyche-keys.json')));
+    // Chromium asks for /favicon.ico on its own, and that 404 is logged as a console error.
+    assert.deepEqual(
+      consoleErrors.filter((e) => !/404/.test(e)),
+      [],
+    );
+  });
+});
