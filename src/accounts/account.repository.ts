@@ -1,27 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/schema.ts';
+import type { AccountsTable, ApiKeysTable, Database } from '../store/schema.ts';
 
 export type Plan = 'free' | 'pro' | 'business';
 export const PLANS: readonly Plan[] = ['free', 'pro', 'business'];
 
-export interface AccountRow {
-  id: string;
-  plan: Plan;
-  telegram_id: number | null;
-  created_at: number;
-}
-
-export interface KeyRow {
-  id: string;
-  account_id: string;
-  prefix: string;
-  hash: string;
-  label: string | null;
-  daily_limit: number;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
-}
+export type AccountRow = Omit<AccountsTable, 'plan'> & { plan: Plan };
+export type KeyRow = ApiKeysTable;
 
 export interface KeyWithAccount extends KeyRow {
   plan: Plan;

@@ -55,6 +55,22 @@ function inCsvOrder(rows: CsvRow[]): CsvRow[] {
 const ROWS_PER_INSERT = 2000;
 const IDS_PER_LOOKUP = 1000;
 
+/** The participants of a giveaway among `telegramIds`, looked up in slices the engines accept. */
+async function joinedAmong(trx: Kysely<Database>, giveawayId: number, telegramIds: number[]) {
+  const rows: Pick<ParticipantRow, 'telegram_id' | 'entry_number' | 'username'>[] = [];
+  for (let i = 0; i < telegramIds.length; i += IDS_PER_LOOKUP) {
+    rows.push(
+      ...(await trx
+        .selectFrom('participants')
+        .select(['telegram_id', 'entry_number', 'username'])
+        .where('giveaway_id', '=', giveawayId)
+        .where('telegram_id', 'in', telegramIds.slice(i, i + IDS_PER_LOOKUP))
+        .execute()),
+    );
+  }
+  return rows;
+}
+
 /** "7\n42\n99" → [7, 42, 99]. Ids are below 2^53, so accumulating digits in a double is exact. */
 function parseIdList(text: string): number[] {
   const ids: number[] = [];
@@ -89,17 +105,8 @@ export function createParticipantRepository(db: Kysely<Database>) {
       telegramIds: number[],
       trx: Kysely<Database> = db,
     ): Promise<Map<number, number>> {
-      const found = new Map<number, number>();
-      for (let i = 0; i < telegramIds.length; i += IDS_PER_LOOKUP) {
-        const rows = await trx
-          .selectFrom('participants')
-          .select(['telegram_id', 'entry_number'])
-          .where('giveaway_id', '=', giveawayId)
-          .where('telegram_id', 'in', telegramIds.slice(i, i + IDS_PER_LOOKUP))
-          .execute();
-        for (const row of rows) found.set(Number(row.telegram_id), Number(row.entry_number));
-      }
-      return found;
+      const rows = await joinedAmong(trx, giveawayId, telegramIds);
+      return new Map(rows.map((row) => [Number(row.telegram_id), Number(row.entry_number)]));
     },
 
     /**
@@ -127,17 +134,8 @@ export function createParticipantRepository(db: Kysely<Database>) {
       telegramIds: number[],
       trx: Kysely<Database> = db,
     ): Promise<Map<number, string | null>> {
-      const names = new Map<number, string | null>();
-      for (let i = 0; i < telegramIds.length; i += IDS_PER_LOOKUP) {
-        const rows = await trx
-          .selectFrom('participants')
-          .select(['telegram_id', 'username'])
-          .where('giveaway_id', '=', giveawayId)
-          .where('telegram_id', 'in', telegramIds.slice(i, i + IDS_PER_LOOKUP))
-          .execute();
-        for (const row of rows) names.set(Number(row.telegram_id), row.username);
-      }
-      return names;
+      const rows = await joinedAmong(trx, giveawayId, telegramIds);
+      return new Map(rows.map((row) => [Number(row.telegram_id), row.username]));
     },
 
     /**

@@ -5,53 +5,20 @@ import { verifyCertificate } from '../../src/giveaways/certificate-crypto.ts';
 import { beaconR, fromHex, toHex } from '../../src/giveaways/draw-v1.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createFakeClock } from '../helpers/fake-clock.ts';
-import {
-  type AnuMode,
-  type FakeDrand,
-  type FakeNist,
-  type FakeUpstream,
-  startFakeAnu,
-  startFakeDrand,
-  startFakeNist,
-} from '../helpers/fake-upstreams.ts';
+import { type FakeUpstreams, startFakeUpstreams } from '../helpers/fake-upstreams.ts';
 import { API, draw, expectProblem, readyGiveaway } from './giveaway-helpers.ts';
 
 /** Draws whose R comes from each kind of source, through the whole stack against fake upstreams. */
 describe('draw randomness by source', () => {
   const clock = createFakeClock('2026-11-21T12:00:00Z');
-  let anu: FakeUpstream<AnuMode>;
-  let nist: FakeNist;
-  let drand: FakeDrand;
+  let fakes: FakeUpstreams;
   before(async () => {
-    anu = await startFakeAnu();
-    nist = await startFakeNist({ clock });
-    drand = await startFakeDrand({ clock });
+    fakes = await startFakeUpstreams(clock);
   });
-  after(async () => {
-    await Promise.all([anu.close(), nist.close(), drand.close()]);
-  });
+  after(() => fakes.close());
 
   async function withApp(sources: string, work: (t: TestApp) => Promise<void>) {
-    const t = await startTestApp({
-      clock,
-      config: {
-        TYCHE_SOURCES: sources,
-        TYCHE_TIME_BUDGET_MS: '1000',
-        ANU_QRNG_URL: anu.url,
-        NIST_BEACON_URL: nist.url,
-        DRAND_URL: drand.url,
-      },
-      randomness: {
-        fetchTimeoutMs: 300,
-        anuMinIntervalMs: 0,
-        drandChain: {
-          chainHash: drand.chainHash,
-          publicKey: drand.publicKey,
-          genesis: drand.genesis,
-          period: drand.period,
-        },
-      },
-    });
+    const t = await startTestApp({ clock, ...fakes.appOptions(sources) });
     try {
       await work(t);
     } finally {
@@ -75,7 +42,7 @@ describe('draw randomness by source', () => {
     ['nist', 64],
   ] as const) {
     test(`${source}: R = SHA-256(beacon value ‖ system entropy), both recorded`, async () => {
-      await anu.setMode('ok');
+      await fakes.anu.setMode('ok');
       await withApp(source, async (t) => {
         const { body, cert } = await drawnCertificate(t);
         assert.equal(body.qrng_source, source);
@@ -90,7 +57,7 @@ describe('draw randomness by source', () => {
   }
 
   test('anu: R is the 32 quantum bytes as delivered, with their batch and range', async () => {
-    await anu.setMode('ok');
+    await fakes.anu.setMode('ok');
     await withApp('anu', async (t) => {
       const { body, cert } = await drawnCertificate(t);
       assert.equal(body.qrng_source, 'anu');
@@ -103,7 +70,7 @@ describe('draw randomness by source', () => {
   });
 
   test('when no source can serve: 503, refunded, and the giveaway is left exactly as it was', async () => {
-    await anu.setMode('error-500');
+    await fakes.anu.setMode('error-500');
     try {
       await withApp('anu', async (t) => {
         const key = await t.key({ dailyLimit: 100 });
@@ -126,7 +93,7 @@ describe('draw randomness by source', () => {
         assert.equal(added.statusCode, 200, 'still accepts participants');
       });
     } finally {
-      await anu.setMode('ok');
+      await fakes.anu.setMode('ok');
     }
   });
 });

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
+import type { RandomnessTuning } from '../../src/randomness/randomness.setup.ts';
 import type { Clock } from '../../src/randomness/source.ts';
 import {
   DRAND_DST,
@@ -179,4 +180,52 @@ export async function startFakeDrand(options: { clock: Clock; period?: number })
     },
   });
   return Object.assign(fake, chain);
+}
+
+export interface FakeUpstreams {
+  anu: FakeUpstream<AnuMode>;
+  nist: FakeNist;
+  drand: FakeDrand;
+  /** startTestApp options that point every source at these fakes, in the given cascade order. */
+  appOptions(
+    sources: string,
+    budgetMs?: number,
+  ): { config: Record<string, string>; randomness: RandomnessTuning };
+  close(): Promise<void>;
+}
+
+/** The three external sources at once, on one clock, with the settings a Tyche app needs to use them. */
+export async function startFakeUpstreams(clock: Clock): Promise<FakeUpstreams> {
+  const [anu, nist, drand] = await Promise.all([
+    startFakeAnu(),
+    startFakeNist({ clock }),
+    startFakeDrand({ clock }),
+  ]);
+  return {
+    anu,
+    nist,
+    drand,
+    appOptions: (sources, budgetMs = 1000) => ({
+      config: {
+        TYCHE_SOURCES: sources,
+        TYCHE_TIME_BUDGET_MS: String(budgetMs),
+        ANU_QRNG_URL: anu.url,
+        NIST_BEACON_URL: nist.url,
+        DRAND_URL: drand.url,
+      },
+      randomness: {
+        fetchTimeoutMs: 300,
+        anuMinIntervalMs: 0,
+        drandChain: {
+          chainHash: drand.chainHash,
+          publicKey: drand.publicKey,
+          genesis: drand.genesis,
+          period: drand.period,
+        },
+      },
+    }),
+    close: async () => {
+      await Promise.all([anu.close(), nist.close(), drand.close()]);
+    },
+  };
 }

@@ -16,47 +16,28 @@ export interface StoreTarget {
   }>;
 }
 
+/** A migrated store in a fresh directory, on SQLite or on the given PostgreSQL database. */
+async function openFresh(database?: { url: string; drop(): Promise<void> }) {
+  const dir = mkdtempSync(join(tmpdir(), 'tyche-test-'));
+  const env = database ? { DATA_DIR: dir, DATABASE_URL: database.url } : { DATA_DIR: dir };
+  const store = openStore(env);
+  await store.migrate();
+  return {
+    store,
+    env,
+    async cleanup() {
+      await store.close();
+      await database?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Both adapters, so one suite can run against each: `for (const target of await storeTargets())`. */
 export async function storeTargets(): Promise<StoreTarget[]> {
   const pgSkip = await postgresUnavailable();
   return [
-    {
-      dialect: 'sqlite',
-      skip: undefined,
-      async open() {
-        const dir = mkdtempSync(join(tmpdir(), 'tyche-test-'));
-        const env = { DATA_DIR: dir };
-        const store = openStore(env);
-        await store.migrate();
-        return {
-          store,
-          env,
-          async cleanup() {
-            await store.close();
-            rmSync(dir, { recursive: true, force: true });
-          },
-        };
-      },
-    },
-    {
-      dialect: 'postgres',
-      skip: pgSkip,
-      async open() {
-        const database = await createTestDatabase();
-        const dir = mkdtempSync(join(tmpdir(), 'tyche-test-'));
-        const env = { DATA_DIR: dir, DATABASE_URL: database.url };
-        const store = openStore(env);
-        await store.migrate();
-        return {
-          store,
-          env,
-          async cleanup() {
-            await store.close();
-            await database.drop();
-            rmSync(dir, { recursive: true, force: true });
-          },
-        };
-      },
-    },
+    { dialect: 'sqlite', skip: undefined, open: () => openFresh() },
+    { dialect: 'postgres', skip: pgSkip, open: async () => openFresh(await createTestDatabase()) },
   ];
 }

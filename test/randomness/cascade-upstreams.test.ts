@@ -6,13 +6,9 @@ import {
   ANU_MODES,
   type AnuMode,
   DRAND_MODES,
-  type FakeDrand,
-  type FakeNist,
-  type FakeUpstream,
+  type FakeUpstreams,
   NIST_MODES,
-  startFakeAnu,
-  startFakeDrand,
-  startFakeNist,
+  startFakeUpstreams,
 } from '../helpers/fake-upstreams.ts';
 
 /**
@@ -21,39 +17,15 @@ import {
  */
 describe('cascade against fake upstreams', () => {
   const clock = createFakeClock('2026-11-21T12:00:00Z');
-  let anu: FakeUpstream<AnuMode>;
-  let nist: FakeNist;
-  let drand: FakeDrand;
+  let fakes: FakeUpstreams;
   before(async () => {
-    anu = await startFakeAnu();
-    nist = await startFakeNist({ clock });
-    drand = await startFakeDrand({ clock });
+    fakes = await startFakeUpstreams(clock);
   });
-  after(async () => {
-    await Promise.all([anu.close(), nist.close(), drand.close()]);
-  });
+  after(() => fakes.close());
 
   /** A fresh app (fresh pools and breakers) on all four levels. */
-  const app = (sources = 'anu,nist,drand,system', budget = '1000') =>
-    startTestApp({
-      clock,
-      config: {
-        TYCHE_SOURCES: sources,
-        TYCHE_TIME_BUDGET_MS: budget,
-        ANU_QRNG_URL: anu.url,
-        NIST_BEACON_URL: nist.url,
-        DRAND_URL: drand.url,
-      },
-      randomness: {
-        fetchTimeoutMs: 300,
-        drandChain: {
-          chainHash: drand.chainHash,
-          publicKey: drand.publicKey,
-          genesis: drand.genesis,
-          period: drand.period,
-        },
-      },
-    });
+  const app = (sources = 'anu,nist,drand,system', budget = 1000) =>
+    startTestApp({ clock, ...fakes.appOptions(sources, budget) });
 
   const served = async (sources?: string) => {
     const t = await app(sources);
@@ -74,9 +46,9 @@ describe('cascade against fake upstreams', () => {
   };
 
   const setModes = async (a: string, n: string, d: string) => {
-    await anu.setMode(a as AnuMode);
-    await nist.setMode(n as never);
-    await drand.setMode(d as never);
+    await fakes.anu.setMode(a as AnuMode);
+    await fakes.nist.setMode(n as never);
+    await fakes.drand.setMode(d as never);
   };
 
   test('a healthy first level serves, with its batch and byte range as reference', async () => {
@@ -108,7 +80,7 @@ describe('cascade against fake upstreams', () => {
     test(`anu and nist down, drand ${mode} → system serves`, async () => {
       await setModes('error-500', 'error-500', mode);
       // A stuck chain keeps answering its last round; it goes stale only as time passes.
-      if (mode === 'stuck') clock.advance(6 * drand.period * 1000);
+      if (mode === 'stuck') clock.advance(6 * fakes.drand.period * 1000);
       const { source, reference } = await served();
       assert.equal(source, 'system');
       assert.match(reference, /^system:/);
@@ -117,7 +89,7 @@ describe('cascade against fake upstreams', () => {
 
   test('nothing can serve → 503 randomness_unavailable with Retry-After, quickly, and refunded', async () => {
     await setModes('hang', 'refuse', 'error-500');
-    const t = await app('anu,nist,drand', '200');
+    const t = await app('anu,nist,drand', 200);
     try {
       const key = await t.key({ dailyLimit: 10 });
       const started = performance.now();
