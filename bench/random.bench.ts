@@ -23,10 +23,10 @@ interface Load {
   non2xx: number;
 }
 
-async function load(url: string, headers: Record<string, string>): Promise<Load> {
+async function load(url: string, headers: Record<string, string>, connections = CONNECTIONS): Promise<Load> {
   // Warm-up first so JIT and pools settle, then the measured run.
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: 2 });
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
+  await autocannon({ url, headers, connections, duration: 2 });
+  const result = await autocannon({ url, headers, connections, duration: DURATION_S });
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -56,31 +56,41 @@ export async function benchRandomEndpoints(): Promise<BenchResult[]> {
   const created = await runTyche(['keys', 'create', '--json', '--daily-limit', '1000000000'], env);
   const key = JSON.parse(created.stdout).key as string;
   // Default settings, request logging at the info level included, as an operator would run it.
-  const tyche = await startServerProcess(env);
+  const tyche = await startServerProcess(env, { keepLogs: false });
   const bare = await startBare();
   const results: BenchResult[] = [];
   try {
     for (const path of PATHS) {
-      const full = await load(`${tyche.url}${path}`, { authorization: `Bearer ${key}` });
+      const auth = { authorization: `Bearer ${key}` };
+      const full = await load(`${tyche.url}${path}`, auth);
       const ceiling = await load(`${bare.url}${path}`, {});
+      // One connection: the latency of a request that does not queue behind others.
+      const single = await load(`${tyche.url}${path}`, auth, 1);
       const ratio = full.rps / ceiling.rps;
-      const notes = `bare ceiling ${ceiling.rps.toFixed(0)} req/s (p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms); full-stack errors ${full.errors}, non-2xx ${full.non2xx}`;
       results.push(
         {
-          name: `GET ${path} p99 latency (full stack, ANU 300 ms)`,
+          name: `GET ${path}: p99 latency, one client (full stack, ANU 300 ms)`,
+          value: single.p99,
+          unit: 'ms',
+          target: '< 10 ms',
+          met: single.p99 < 10,
+          notes: `p50 ${single.p50} ms, ${single.rps.toFixed(0)} req/s`,
+        },
+        {
+          name: `GET ${path}: p99 latency, ${CONNECTIONS} clients (full stack, ANU 300 ms)`,
           value: full.p99,
           unit: 'ms',
           target: '< 10 ms',
           met: full.p99 < 10,
-          notes: `p50 ${full.p50} ms`,
+          notes: `p50 ${full.p50} ms; the server is saturated, so this is mostly queueing`,
         },
         {
-          name: `GET ${path} throughput (full stack)`,
+          name: `GET ${path}: throughput, ${CONNECTIONS} clients (full stack)`,
           value: Math.round(full.rps),
           unit: 'req/s',
           target: '≥ 50% of bare',
           met: ratio >= 0.5,
-          notes: `${(ratio * 100).toFixed(0)}% of the ${notes}`,
+          notes: `${(ratio * 100).toFixed(1)}% of the bare route's ${ceiling.rps.toFixed(0)} req/s (p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms); errors ${full.errors}, non-2xx ${full.non2xx}`,
         },
       );
     }

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUIDv7 } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { Cascade } from './cascade.ts';
@@ -46,15 +46,19 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
     // One call to the CSPRNG for the whole request rather than one per operation.
     const entropy = new Uint8Array(randomBytes(SYSTEM_ENTROPY_BYTES * materials.length));
     return materials.map((material, i) => ({
-      requestId: randomUUID(),
+      // Time-ordered ids append to the operations index instead of landing at random pages.
+      requestId: randomUUIDv7(),
       material,
       systemEntropy: entropy.subarray(i * SYSTEM_ENTROPY_BYTES, (i + 1) * SYSTEM_ENTROPY_BYTES),
       createdAt,
     }));
   }
 
-  function streamOf(op: Operation) {
-    return createChaChaStream(deriveOperationSeed(op.material.bytes, op.systemEntropy, op.requestId));
+  /** `chunkSize`: keystream computed per refill; an integer needs one 64-byte block. */
+  function streamOf(op: Operation, chunkSize?: number) {
+    return createChaChaStream(deriveOperationSeed(op.material.bytes, op.systemEntropy, op.requestId), {
+      chunkSize,
+    });
   }
 
   function rows(ctx: OperationContext, ops: Operation[]): OperationRow[] {
@@ -98,7 +102,7 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
         });
       }
       const ops = await operate(count);
-      const numbers = ops.map((op) => intInRange(streamOf(op), min, max));
+      const numbers = ops.map((op) => intInRange(streamOf(op, 64), min, max));
       await record(ctx, ops);
       return {
         numbers,

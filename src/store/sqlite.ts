@@ -1,25 +1,43 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely';
 import type { Database } from './schema.ts';
 
+const STATEMENT_CACHE_SIZE = 256;
+
 /**
  * Kysely's SQLite dialect was written for better-sqlite3; node:sqlite differs only in taking
- * parameters as arguments instead of an array and in rejecting booleans.
+ * parameters as arguments instead of an array and in rejecting booleans. Prepared statements
+ * are kept by their SQL text: preparing costs more than running the short statements of a
+ * request (key lookup, usage counter, operations log). Bulk inserts with other row counts make
+ * other texts, so the cache is bounded and drops its oldest entry when full.
  */
 function adapt(db: DatabaseSync): SqliteDatabase {
   const bind = (params: ReadonlyArray<unknown>) =>
     params.map((p) => (typeof p === 'boolean' ? Number(p) : p)) as SQLInputValue[];
+  const cache = new Map<string, { statement: StatementSync; reader: boolean }>();
+  const prepared = (sql: string) => {
+    let entry = cache.get(sql);
+    if (!entry) {
+      const statement = db.prepare(sql);
+      entry = { statement, reader: statement.columns().length > 0 };
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(sql, entry);
+    }
+    return entry;
+  };
   return {
     close: () => db.close(),
     prepare(sql) {
-      const statement = db.prepare(sql);
+      const { statement, reader } = prepared(sql);
       return {
-        reader: statement.columns().length > 0,
+        reader,
         all: (params) => statement.all(...bind(params)),
         run: (params) => statement.run(...bind(params)),
-        iterate: (params) => statement.iterate(...bind(params)),
+        // An iterator stays open while its caller reads; it gets a statement of its own so a
+        // cached one is never re-run underneath it.
+        iterate: (params) => db.prepare(sql).iterate(...bind(params)),
       };
     },
   };

@@ -13,7 +13,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('source_fetched_at', 'bigint', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('operations_x_request_id').on('operations').column('x_request_id').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
