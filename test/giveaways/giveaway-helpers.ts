@@ -67,4 +67,5 @@ export const UNKNOWN_IDS = [
   '1',
   "x'; drop table giveaways; --",
   'a'.repeat(100),
+  'b'.repeat(900),
 ];

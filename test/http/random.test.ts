@@ -331,7 +331,12 @@ describe('random endpoints', () => {
           .statusCode,
         403,
       );
-      for (const unknown of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '%3Cscript%3E']) {
+      for (const unknown of [
+        '00000000-0000-4000-8000-000000000000',
+        'not-a-uuid',
+        '%3Cscript%3E',
+        'x'.repeat(900),
+      ]) {
         const missing = await get(`/api/v1/operations/${unknown}`);
         assert.equal(missing.statusCode, 404);
         assert.equal(missing.json().code, 'not_found');

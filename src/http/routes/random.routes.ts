@@ -103,7 +103,7 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
         ...common,
         tags: ['support'],
         summary: 'The record of one randomness operation of this account',
-        params: Type.Object({ request_id: Type.String({ maxLength: 200 }) }),
+        params: Type.Object({ request_id: Type.String() }),
         response: {
           200: OperationSchema,
           ...errorResponses([...PROTECTED_ERRORS, 'forbidden', 'not_found']),
