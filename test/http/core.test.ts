@@ -32,6 +32,9 @@ describe('HTTP core', () => {
     return body;
   };
 
+  const postEcho = (payload: string, contentType = 'application/json') =>
+    t.app.inject({ method: 'POST', url: '/test/echo', headers: { 'content-type': contentType }, payload });
+
   describe('X-Request-ID', () => {
     test('a valid client value is echoed unchanged', async () => {
       for (const id of ['a', 'abc-DEF_1.2:3', 'x'.repeat(128), '0123456789']) {
@@ -118,12 +121,7 @@ describe('HTTP core', () => {
 
   test('malformed JSON → 400 invalid_json', async () => {
     for (const payload of ['{"a":', 'not json', '{"a":1}}']) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/test/echo',
-        headers: { 'content-type': 'application/json' },
-        payload,
-      });
+      const res = await postEcho(payload);
       assert.equal(res.statusCode, 400, payload);
       problem(res, 400, 'invalid_json');
     }
@@ -131,34 +129,19 @@ describe('HTTP core', () => {
 
   test('a JSON body that is not an object → 400 invalid_json', async () => {
     for (const payload of ['[1,2]', '"text"', '42', 'null', 'true']) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/test/echo',
-        headers: { 'content-type': 'application/json' },
-        payload,
-      });
+      const res = await postEcho(payload);
       assert.equal(res.statusCode, 400, payload);
       problem(res, 400, 'invalid_json');
     }
   });
 
   test('body over 1 MiB → 413 payload_too_large; exactly at the limit passes', async () => {
-    const over = await t.app.inject({
-      method: 'POST',
-      url: '/test/echo',
-      headers: { 'content-type': 'application/json' },
-      payload: `{"a":"${'x'.repeat(1024 * 1024)}"}`,
-    });
+    const over = await postEcho(`{"a":"${'x'.repeat(1024 * 1024)}"}`);
     assert.equal(over.statusCode, 413);
     problem(over, 413, 'payload_too_large');
     const fits = `{"a":"${'x'.repeat(1024 * 1024 - 8)}"}`;
     assert.equal(Buffer.byteLength(fits), 1024 * 1024);
-    const ok = await t.app.inject({
-      method: 'POST',
-      url: '/test/echo',
-      headers: { 'content-type': 'application/json' },
-      payload: fits,
-    });
+    const ok = await postEcho(fits);
     assert.equal(ok.statusCode, 200);
   });
 
@@ -169,24 +152,14 @@ describe('HTTP core', () => {
       'multipart/form-data; boundary=x',
       'application/xml',
     ]) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/test/echo',
-        headers: { 'content-type': type },
-        payload: 'a=1',
-      });
+      const res = await postEcho('a=1', type);
       assert.equal(res.statusCode, 415, type);
       problem(res, 415, 'unsupported_media_type');
     }
   });
 
   test('JSON with a charset parameter is accepted', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/test/echo',
-      headers: { 'content-type': 'application/json; charset=utf-8' },
-      payload: '{"a":1}',
-    });
+    const res = await postEcho('{"a":1}', 'application/json; charset=utf-8');
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { a: 1 });
   });

@@ -7,6 +7,7 @@ import {
   createPrivatePool,
   createSystemPool,
   type PoolEvents,
+  type PoolOptions,
 } from '../../src/randomness/pool.ts';
 import { type RandomSource, type SourceBatch, SourceError } from '../../src/randomness/source.ts';
 import { createFakeClock } from '../helpers/fake-clock.ts';
@@ -54,16 +55,22 @@ const events = (): PoolEvents & { log: string[] } => {
   return { log, fetched: (s) => log.push(`ok:${s}`), failed: (s) => log.push(`fail:${s}`) };
 };
 
+/** Options every pool here shares, plus what a test changes. */
+const opts = (
+  clock: ReturnType<typeof createFakeClock>,
+  extra: Partial<PoolOptions> & { lowWater?: number } = {},
+) => ({
+  clock,
+  events: events(),
+  fetchTimeoutMs: 1000,
+  ...extra,
+});
+
 describe('private pool', () => {
   test('hands every byte out once, in chunks that never straddle two batches', async () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
-    const pool = createPrivatePool(anu.source, {
-      clock,
-      events: events(),
-      fetchTimeoutMs: 1000,
-      lowWater: 0,
-    });
+    const pool = createPrivatePool(anu.source, opts(clock, { lowWater: 0 }));
     assert.equal(pool.tryTake(16), undefined, 'empty at first');
     assert.equal(anu.calls, 0, 'lowWater 0: an empty pool asks only through refilled()');
     pool.refilled();
@@ -87,12 +94,7 @@ describe('private pool', () => {
   test('refills in the background below the low-water mark, one fetch at a time', async () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
-    const pool = createPrivatePool(anu.source, {
-      clock,
-      events: events(),
-      fetchTimeoutMs: 1000,
-      lowWater: 32,
-    });
+    const pool = createPrivatePool(anu.source, opts(clock, { lowWater: 32 }));
     pool.refilled();
     pool.refilled();
     assert.equal(anu.calls, 1);
@@ -110,12 +112,7 @@ describe('private pool', () => {
   test('a throttle spaces fetches on the clock', async () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
-    const pool = createPrivatePool(anu.source, {
-      clock,
-      events: events(),
-      fetchTimeoutMs: 1000,
-      minIntervalMs: 60_000,
-    });
+    const pool = createPrivatePool(anu.source, opts(clock, { minIntervalMs: 60_000 }));
     pool.refilled();
     await anu.deliver({ bytes: new Uint8Array(16) });
     assert.ok(pool.tryTake(16));
@@ -130,13 +127,10 @@ describe('private pool', () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
     const ev = events();
-    const pool = createPrivatePool(anu.source, {
-      clock,
-      events: ev,
-      fetchTimeoutMs: 1000,
-      failureThreshold: 2,
-      cooldownMs: 10_000,
-    });
+    const pool = createPrivatePool(
+      anu.source,
+      opts(clock, { events: ev, failureThreshold: 2, cooldownMs: 10_000 }),
+    );
     pool.refilled();
     await anu.fail();
     pool.refilled();
@@ -156,7 +150,7 @@ describe('beacon pool', () => {
   test('one fresh value serves every operation until it expires, then is fetched anew', async () => {
     const clock = createFakeClock('2026-01-01T00:00:00Z');
     const nist = scriptedSource('nist', 'beacon');
-    const pool = createBeaconPool(nist.source, { clock, events: events(), fetchTimeoutMs: 1000 });
+    const pool = createBeaconPool(nist.source, opts(clock));
     assert.equal(pool.tryTake(16), undefined);
     const produced = clock.now();
     await nist.deliver({
@@ -181,10 +175,7 @@ describe('cascade', () => {
   test('takes from the first level that can serve without waiting for an empty one', async () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
-    const cascade = createCascade([
-      createPrivatePool(anu.source, { clock, events: events(), fetchTimeoutMs: 1000 }),
-      createSystemPool(clock),
-    ]);
+    const cascade = createCascade([createPrivatePool(anu.source, opts(clock)), createSystemPool(clock)]);
     const [m] = await cascade.acquire(1, 16, 1000);
     assert.equal(m.source, 'system');
     assert.equal(anu.waiting, 1, 'anu was asked to refill meanwhile');
@@ -193,9 +184,7 @@ describe('cascade', () => {
   test('waits for a refill under way when no level can serve, within the budget', async () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
-    const cascade = createCascade([
-      createPrivatePool(anu.source, { clock, events: events(), fetchTimeoutMs: 1000 }),
-    ]);
+    const cascade = createCascade([createPrivatePool(anu.source, opts(clock))]);
     const pending = cascade.acquire(2, 16, 5000);
     await new Promise((r) => setImmediate(r));
     await anu.deliver({ bytes: new Uint8Array(64) });
@@ -209,9 +198,7 @@ describe('cascade', () => {
   test('answers randomness_unavailable with Retry-After when nothing serves in time', async () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
-    const cascade = createCascade([
-      createPrivatePool(anu.source, { clock, events: events(), fetchTimeoutMs: 1000 }),
-    ]);
+    const cascade = createCascade([createPrivatePool(anu.source, opts(clock))]);
     await assert.rejects(cascade.acquire(1, 16, 20), (error: unknown) => {
       assert.ok(isAppError(error));
       assert.equal(error.code, 'randomness_unavailable');
@@ -223,13 +210,7 @@ describe('cascade', () => {
   test('fails at once when every level is closed and nothing is in flight', async () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
-    const pool = createPrivatePool(anu.source, {
-      clock,
-      events: events(),
-      fetchTimeoutMs: 1000,
-      failureThreshold: 1,
-      cooldownMs: 30_000,
-    });
+    const pool = createPrivatePool(anu.source, opts(clock, { failureThreshold: 1, cooldownMs: 30_000 }));
     pool.refilled();
     await anu.fail();
     const cascade = createCascade([pool]);
