@@ -8,6 +8,7 @@ import { helpComposer } from './help.composer.ts';
 import { joinComposer } from './join.composer.ts';
 import { keysComposer } from './keys.composer.ts';
 import * as text from './messages.ts';
+import { postComposer } from './post.composer.ts';
 import { safeReply } from './safe-reply.ts';
 
 export interface BotDeps {
@@ -68,6 +69,7 @@ export function createBot(token: string, deps: BotDeps): Bot<Context> {
 
   guarded.use(joinComposer({ accounts: deps.accounts, giveaways: deps.giveaways, log }));
   guarded.use(keysComposer({ accounts: deps.accounts, log }));
+  guarded.use(postComposer({ accounts: deps.accounts, giveaways: deps.giveaways, log }));
   guarded.use(helpComposer({ log }));
   return bot;
 }

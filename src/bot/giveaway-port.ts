@@ -30,9 +30,19 @@ export interface DrawnEvent {
 
 export type DrawnListener = (event: DrawnEvent) => void | Promise<void>;
 
+/** What a channel post shows of a giveaway. */
+export interface PostedGiveaway {
+  public_id: string;
+  title: string;
+  status: 'active' | 'completed';
+  winners_count: number;
+}
+
 export interface BotGiveaways {
   /** Stores the participant before resolving; throws AppError `not_found` or `giveaway_completed`. */
   join(publicId: string, participant: JoiningParticipant): Promise<JoinResult>;
+  /** A giveaway of this account; throws AppError `not_found`, or `forbidden` for another account's. */
+  get(accountId: string, publicId: string): Promise<PostedGiveaway>;
 }
 
 export interface DrawEvents {

@@ -1,6 +1,6 @@
 import type { Plan } from '../accounts/account.repository.ts';
 import type { KeySummary } from '../accounts/account.service.ts';
-import type { DrawnEvent, DrawnWinner, JoinResult } from './giveaway-port.ts';
+import type { DrawnEvent, DrawnWinner, JoinResult, PostedGiveaway } from './giveaway-port.ts';
 
 /** Every text the bot sends, in Telegram's HTML parse mode; user-supplied text is escaped. */
 
@@ -10,6 +10,7 @@ export const COMMANDS = [
   { command: 'newkey', description: 'Create an API key (Business plan): /newkey [label]' },
   { command: 'keys', description: 'List your API keys' },
   { command: 'revoke', description: 'Revoke an API key: /revoke <prefix>' },
+  { command: 'post', description: 'Post a giveaway with a Join button: /post <giveaway id> <@channel>' },
   { command: 'help', description: 'What this bot does' },
 ] as const;
 
@@ -133,3 +134,23 @@ export function winnerNotice(event: DrawnEvent, winner: DrawnWinner): string {
 function when(iso: string): string {
   return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 }
+
+export const postUsage =
+  'Usage: /post &lt;giveaway id&gt; &lt;@channel&gt; — the bot must be an admin of the channel who may post.';
+export const postNotYours =
+  'You have no giveaway with that id. Giveaways belong to the account of your API keys.';
+
+/** The channel post itself: its Join button enters whoever presses it. */
+export function channelPost(giveaway: PostedGiveaway): string {
+  const winners = giveaway.winners_count === 1 ? '1 winner' : `${giveaway.winners_count} winners`;
+  return [
+    `<b>${escapeHtml(giveaway.title)}</b>`,
+    '',
+    `${winners}, drawn with verifiable randomness: every draw gets a public certificate anyone can check.`,
+    'Press Join to enter.',
+  ].join('\n');
+}
+
+export const posted = (channel: string) => `Posted to ${escapeHtml(channel)} with a Join button.`;
+export const postFailed = (channel: string) =>
+  `Telegram did not accept the post to ${escapeHtml(channel)}. Add this bot to the channel as an admin who may post messages, then try again.`;

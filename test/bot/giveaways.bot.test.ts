@@ -111,5 +111,86 @@ for (const target of await storeTargets()) {
         [[direct.id, direct.username, direct.first_name]],
       );
     });
+
+    describe('/post <giveaway id> <@channel>', () => {
+      /** A Telegram user whose account (made with `keys create --owner`) owns a new giveaway. */
+      const ownerWithGiveaway = async (title: string) => {
+        const user = telegramUser();
+        const { account_id } = await h.services.accounts.createKey({ ownerTelegramId: user.id });
+        const { public_id } = await h.services.giveaways.create(account_id, { title, winners_count: 2 });
+        return { user, publicId: public_id };
+      };
+      const channelPosts = (after: number) =>
+        h.fake.calls
+          .slice(after)
+          .filter((c) => c.method === 'sendMessage' && c.params.chat_id === '@tyche_channel');
+
+      test('the owner has the bot post it with a Join button that enters whoever presses it', async () => {
+        const { user, publicId } = await ownerWithGiveaway('Channel <b>prize</b>');
+        const before = h.fake.calls.length;
+        const reply = await h.say(user, `/post ${publicId} @tyche_channel`);
+        assert.match(reply.params.text, /Posted to @tyche_channel with a Join button/);
+        const [post] = channelPosts(before);
+        assert.ok(post?.ok, 'one post reached the channel');
+        assert.match(post.params.text, /<b>Channel &lt;b&gt;prize&lt;\/b&gt;<\/b>/);
+        assert.match(post.params.text, /2 winners/);
+        assert.deepEqual(post.params.reply_markup.inline_keyboard, [
+          [{ text: 'Join', callback_data: `join:${publicId}` }],
+        ]);
+        const reader = telegramUser();
+        const answer = await h.press(reader, `join:${publicId}`, { chatId: -1001234567890, type: 'channel' });
+        assert.match(answer.params.text, /You joined “Channel <b>prize<\/b>”! Your entry number is 1\./);
+      });
+
+      test('someone else’s or an unknown giveaway is refused and nothing is posted', async () => {
+        const { publicId } = await ownerWithGiveaway('Not yours');
+        const stranger = telegramUser();
+        await h.services.accounts.createKey({ ownerTelegramId: stranger.id });
+        const before = h.fake.calls.length;
+        assert.match(
+          (await h.say(stranger, `/post ${publicId} @tyche_channel`)).params.text,
+          /You have no giveaway/,
+        );
+        assert.match(
+          (await h.say(stranger, '/post AAAAAAAAAAAA @tyche_channel')).params.text,
+          /You have no giveaway/,
+        );
+        const noAccount = telegramUser();
+        assert.match(
+          (await h.say(noAccount, `/post ${publicId} @tyche_channel`)).params.text,
+          /You have no giveaway/,
+        );
+        assert.equal(channelPosts(before).length, 0);
+      });
+
+      test('bad arguments get the usage; a drawn giveaway is refused', async () => {
+        const { user, publicId } = await ownerWithGiveaway('Usage');
+        for (const args of ['', publicId, `${publicId} channel`, `${publicId} @tyche_channel extra`]) {
+          assert.match((await h.say(user, `/post ${args}`.trim())).params.text, /Usage: \/post/);
+        }
+        const account = await h.services.accounts.findByTelegramId(user.id);
+        await h.services.giveaways.addParticipants(account!.id, publicId, [{ telegram_id: 5 }]);
+        const principal = { accountId: account!.id, keyId: 'k', xRequestId: 'post-test', endpoint: 'draw' };
+        await h.services.giveaways.draw(principal, publicId);
+        assert.match(
+          (await h.say(user, `/post ${publicId} @tyche_channel`)).params.text,
+          /already been drawn/,
+        );
+      });
+
+      test('a post Telegram refuses (bot not an admin there) is reported to the owner', async () => {
+        const { user, publicId } = await ownerWithGiveaway('Refused');
+        h.fake.fail({
+          method: 'sendMessage',
+          error_code: 403,
+          description: 'Forbidden: bot is not a member of the channel chat',
+        });
+        const reply = await h.say(user, `/post ${publicId} @tyche_channel`);
+        assert.match(
+          reply.params.text,
+          /did not accept the post to @tyche_channel\. Add this bot to the channel as an admin/,
+        );
+      });
+    });
   });
 }

@@ -59,6 +59,17 @@ export function createMemoryGiveaways(): BotGiveaways &
       giveaway.participants.push({ ...participant, entryNumber });
       return { status: 'joined', entryNumber, giveaway: summary };
     },
+    // The stand-in has no owners: every giveaway belongs to whoever asks.
+    async get(_accountId, publicId) {
+      const giveaway = giveaways.get(publicId);
+      if (!giveaway) throw new AppError('not_found', `No giveaway ${publicId}`);
+      return {
+        public_id: giveaway.public_id,
+        title: giveaway.title,
+        status: giveaway.status,
+        winners_count: 1,
+      };
+    },
     onDrawn(listener) {
       listeners.push(listener);
     },

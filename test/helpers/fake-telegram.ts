@@ -175,7 +175,7 @@ export async function startFakeTelegram(
           result: {
             message_id: nextMessageId++,
             date: now,
-            chat: { id: Number(params.chat_id), type: 'private' },
+            chat: chatOf(params.chat_id),
             from: botInfo,
             text: params.text,
             ...(params.reply_markup ? { reply_markup: params.reply_markup } : {}),
@@ -187,7 +187,7 @@ export async function startFakeTelegram(
           result: {
             message_id: Number(params.message_id ?? 0),
             date: now,
-            chat: { id: Number(params.chat_id), type: 'private' },
+            chat: chatOf(params.chat_id),
             text: params.text,
           },
         };
@@ -293,4 +293,13 @@ function parseParams(body: string, contentType: string | undefined, url: string)
   if (contentType?.includes('application/json') && body) return JSON.parse(body);
   const form = new URLSearchParams(contentType?.includes('x-www-form-urlencoded') ? body : url.split('?')[1]);
   return Object.fromEntries(form);
+}
+
+/** The chat a message went to: a private chat by numeric id, a channel by @username or -100… id. */
+function chatOf(chatId: unknown): { id: number; type: string; username?: string } {
+  if (typeof chatId === 'string' && chatId.startsWith('@')) {
+    return { id: -1_000_000_000_000 - chatId.length, type: 'channel', username: chatId.slice(1) };
+  }
+  const id = Number(chatId);
+  return { id, type: id < -1_000_000_000_000 ? 'channel' : 'private' };
 }
