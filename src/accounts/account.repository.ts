@@ -38,11 +38,6 @@ export function createAccountRepository(db: Kysely<Database>) {
       return row as AccountRow | undefined;
     },
 
-    async findById(id: string): Promise<AccountRow | undefined> {
-      const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
-      return row as AccountRow | undefined;
-    },
-
     async setPlan(accountId: string, plan: Plan): Promise<void> {
       await db.updateTable('accounts').set({ plan }).where('id', '=', accountId).execute();
     },

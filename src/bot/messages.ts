@@ -1,5 +1,6 @@
 import type { Plan } from '../accounts/account.repository.ts';
 import type { KeySummary } from '../accounts/account.service.ts';
+import { escapeHtml } from '../html-escape.ts';
 import type { DrawnEvent, DrawnWinner, JoinResult, PostedGiveaway } from './giveaway-port.ts';
 
 /** Every text the bot sends, in Telegram's HTML parse mode; user-supplied text is escaped. */
@@ -13,10 +14,6 @@ export const COMMANDS = [
   { command: 'post', description: 'Post a giveaway with a Join button: /post <giveaway id> <@channel>' },
   { command: 'help', description: 'What this bot does' },
 ] as const;
-
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 const PLAN_NAMES: Record<Plan, string> = { free: 'Free', pro: 'Pro', business: 'Business' };
 

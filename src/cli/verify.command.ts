@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { configFromEnv } from '../config.ts';
+import { sha256 } from '../giveaways/certificate.ts';
 import { compareBeaconRecord } from '../verify/beacon-record.ts';
 import { parseParticipantsCsv } from '../verify/participants-csv.ts';
 import { BEACON_VALUE_BYTES, type Certificate, KEYS_PATH, verifyDraw } from '../verify/verify-draw.ts';
@@ -11,8 +11,6 @@ export const EXIT_CANNOT_CHECK = 3;
 const FETCH_TIMEOUT_MS = 15_000;
 
 class CannotCheck extends Error {}
-
-const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
 
 interface Sources {
   certificate: { url: string } | { file: string };

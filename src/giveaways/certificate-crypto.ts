@@ -111,15 +111,17 @@ export function publicJwk(key: SigningKey): PublicJwk {
   };
 }
 
+const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
 export function certificateHash(body: object): string {
-  return createHash('sha256').update(canonicalJsonBytes(body)).digest('hex');
+  return sha256Hex(canonicalJsonBytes(body));
 }
 
 /** Adds `hash` and `signature`, both over the RFC 8785 canonical JSON of `body`. */
 export function sealCertificate<T extends object>(body: T, key: SigningKey): T & Sealed {
   if ('hash' in body || 'signature' in body) throw new TypeError('the body is already sealed');
   const bytes = canonicalJsonBytes(body);
-  const hash = createHash('sha256').update(bytes).digest('hex');
+  const hash = sha256Hex(bytes);
   const value = sign(null, bytes, key.privateKey).toString('base64url');
   return { ...body, hash, signature: { alg: 'Ed25519', kid: key.kid, value } };
 }
@@ -144,7 +146,7 @@ export function verifyCertificate(cert: unknown, publicKeys: readonly PublicKeyE
   } catch {
     return failed;
   }
-  const hashOk = typeof hash === 'string' && createHash('sha256').update(bytes).digest('hex') === hash;
+  const hashOk = typeof hash === 'string' && sha256Hex(bytes) === hash;
   const sig = (typeof signature === 'object' && signature !== null ? signature : {}) as Record<
     string,
     unknown

@@ -1,15 +1,6 @@
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
+import { escapeHtml } from '../html-escape.ts';
 
-/** Every piece of text that reaches a page goes through this, user-supplied or not. */
-export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
+export { escapeHtml };
 
 /** A tagged template that escapes interpolations unless they are already-built Html. */
 export class Html {

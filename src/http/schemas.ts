@@ -14,8 +14,6 @@ export const ProblemSchema = Type.Object(
   { description: 'RFC 9457 problem details' },
 );
 
-export const RequestIdHeader = { 'x-request-id': Type.String() };
-
 /** Errors every authenticated business route can answer. */
 export const PROTECTED_ERRORS: ErrorCode[] = [
   'unauthorized',
