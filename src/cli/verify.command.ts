@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { configFromEnv } from '../config.ts';
 import { sha256 } from '../giveaways/certificate.ts';
+import { BEACON_VALUE_BYTES, type Certificate, KEYS_PATH, verifyDraw } from '../proof/verify-draw.ts';
 import { compareBeaconRecord } from '../verify/beacon-record.ts';
 import { parseParticipantsCsv } from '../verify/participants-csv.ts';
-import { BEACON_VALUE_BYTES, type Certificate, KEYS_PATH, verifyDraw } from '../verify/verify-draw.ts';
 import { type Command, type Io, UsageError } from './command.ts';
 
 /** Exit status when the draw could not be checked at all (unreachable server, unreadable file). */

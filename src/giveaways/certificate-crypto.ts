@@ -7,7 +7,7 @@ import {
   sign,
   verify,
 } from 'node:crypto';
-import { canonicalJsonBytes } from './canonical-json.ts';
+import { canonicalJsonBytes } from '../proof/canonical-json.ts';
 
 export interface SigningKey {
   kid: string;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
+import { type ALGORITHM, beaconR, type DrawResult, type Sha256, toHex } from '../proof/draw-v1.ts';
 import type { Operation } from '../randomness/random.service.ts';
 import type { SourceName } from '../randomness/source.ts';
 import type { Sealed } from './certificate-crypto.ts';
-import { type ALGORITHM, beaconR, type DrawResult, type Sha256, toHex } from './draw-v1.ts';
 
 export const sha256: Sha256 = (data) => createHash('sha256').update(data).digest();
 

@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
+import { ALGORITHM, runDraw } from '../proof/draw-v1.ts';
 import type { OperationRepository } from '../randomness/operation.repository.ts';
 import type { OperationContext, RandomService } from '../randomness/random.service.ts';
 import type { SourceName } from '../randomness/source.ts';
 import type { Database } from '../store/schema.ts';
 import { type Certificate, certificateBody, R_BYTES, randomnessOf, sha256 } from './certificate.ts';
 import { sealCertificate } from './certificate-crypto.ts';
-import { ALGORITHM, runDraw } from './draw-v1.ts';
 import type { GiveawayRepository, GiveawayRow } from './giveaway.repository.ts';
 import { verifyUrlOf, type Winner, winnersOf } from './giveaway.views.ts';
 import { newCertificateId } from './ids.ts';

@@ -1,4 +1,5 @@
-import { toHex } from '../giveaways/draw-v1.ts';
+import { toHex } from '../proof/draw-v1.ts';
+import type { Certificate } from '../proof/verify-draw.ts';
 import {
   DRAND_QUICKNET,
   DRAND_URL,
@@ -7,7 +8,6 @@ import {
 } from '../randomness/sources/drand.source.ts';
 import { fetchJson } from '../randomness/sources/http-json.ts';
 import { checkNistIntegrity, NIST_BEACON_URL, parseNistPulse } from '../randomness/sources/nist.source.ts';
-import type { Certificate } from './verify-draw.ts';
 
 /** Where to read public beacon records; the defaults are the public services. */
 export interface BeaconRelays {

@@ -9,10 +9,10 @@ export const ASSET_PREFIX = '/assets/js/';
  * canonical JSON and check code, type-stripped, so there is no second implementation to drift.
  */
 const BROWSER_SOURCES = [
-  'giveaways/draw-v1',
-  'giveaways/canonical-json',
-  'verify/sha256',
-  'verify/verify-draw',
+  'proof/draw-v1',
+  'proof/canonical-json',
+  'proof/sha256',
+  'proof/verify-draw',
   'verify/verify-button',
 ] as const;
 

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
+import type { Certificate } from '../proof/verify-draw.ts';
 import { describeSource, formatUtc, sourceReferenceUrl } from './certificate-text.ts';
-import type { Certificate } from './verify-draw.ts';
 
 interface Fonts {
   regular: string | Buffer;

@@ -1,4 +1,4 @@
-import type { TelegramId } from '../giveaways/draw-v1.ts';
+import type { TelegramId } from '../proof/draw-v1.ts';
 
 export interface CsvParticipant {
   telegram_id: TelegramId;

@@ -1,8 +1,8 @@
 // The "Verify this draw" button of /verify/{id}. Runs in the browser only (served type-stripped as
-// /assets/js/verify/verify-button.js); everything it checks comes from verify-draw.ts, the same code
+// /assets/js/verify/verify-button.js); everything it checks comes from proof/verify-draw.ts, the same code
 // `tyche verify` runs. It sends no credentials: the proof is public.
-import { sha256 } from './sha256.ts';
-import { type CheckResult, verifyDraw } from './verify-draw.ts';
+import { sha256 } from '../proof/sha256.ts';
+import { type CheckResult, verifyDraw } from '../proof/verify-draw.ts';
 
 type ShownCheck = Omit<CheckResult, 'id'>;
 

@@ -1,7 +1,7 @@
 import { type Html, html, layout } from '../http/html.ts';
+import type { Certificate } from '../proof/verify-draw.ts';
 import { VERIFY_SCRIPT_URL } from './browser-modules.ts';
 import { describeSource, formatUtc, sourceReferenceUrl } from './certificate-text.ts';
-import type { Certificate } from './verify-draw.ts';
 
 export interface CertificateUrls {
   page: string;

@@ -3,10 +3,10 @@ import { Type } from 'typebox';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { PAGE_CSP } from '../http/html.ts';
+import { type Certificate, KEYS_PATH } from '../proof/verify-draw.ts';
 import { algorithmPage } from './algorithm-doc.ts';
 import { ASSET_PREFIX, browserModule, browserModuleNames } from './browser-modules.ts';
 import { renderCertificatePdf } from './certificate-pdf.ts';
-import { type Certificate, KEYS_PATH } from './verify-draw.ts';
 import { renderCertificatePage, renderNotFoundPage } from './verify-page.ts';
 
 /** Reads sealed certificates; the giveaway service provides it. */

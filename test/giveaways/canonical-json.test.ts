@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { canonicalJson, canonicalJsonBytes } from '../../src/giveaways/canonical-json.ts';
+import { canonicalJson, canonicalJsonBytes } from '../../src/proof/canonical-json.ts';
 
 function double(bits: string): number {
   const view = new DataView(new ArrayBuffer(8));

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { canonicalJson } from '../../src/giveaways/canonical-json.ts';
 import {
   createSigningKey,
   kidOf,
@@ -12,6 +11,7 @@ import {
   signingKeySecret,
   verifyCertificate,
 } from '../../src/giveaways/certificate-crypto.ts';
+import { canonicalJson } from '../../src/proof/canonical-json.ts';
 
 function sampleBody() {
   return {

@@ -13,7 +13,7 @@ import {
   pickWinners,
   runDraw,
   toHex,
-} from '../../src/giveaways/draw-v1.ts';
+} from '../../src/proof/draw-v1.ts';
 
 const sha256 = (data: Uint8Array): Uint8Array => createHash('sha256').update(data).digest();
 
@@ -186,7 +186,7 @@ describe('hex helpers', () => {
 });
 
 describe('browser readiness', () => {
-  const source = readFileSync(new URL('../../src/giveaways/draw-v1.ts', import.meta.url), 'utf8');
+  const source = readFileSync(new URL('../../src/proof/draw-v1.ts', import.meta.url), 'utf8');
 
   test('has no imports and no Node-only globals', () => {
     assert.doesNotMatch(source, /^\s*import\s/m);
@@ -197,7 +197,7 @@ describe('browser readiness', () => {
     const js = stripTypeScriptTypes(source, { mode: 'strip' });
     const mod = (await import(
       `data:text/javascript,${encodeURIComponent(js)}`
-    )) as typeof import('../../src/giveaways/draw-v1.ts');
+    )) as typeof import('../../src/proof/draw-v1.ts');
     const v = fixture.vectors.find((x) => x.name === 'ten-participants')!;
     const result = mod.runDraw({
       participantIds: v.participants!,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sha256 } from '../../src/giveaways/certificate.ts';
-import { participantsHash } from '../../src/giveaways/draw-v1.ts';
+import { participantsHash } from '../../src/proof/draw-v1.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { storeTargets } from '../helpers/stores.ts';
 import { API, addParticipants, createGiveaway, draw, people, readyGiveaway } from './giveaway-helpers.ts';

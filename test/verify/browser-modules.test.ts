@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import type * as Sha from '../../src/proof/sha256.ts';
+import type * as VerifyDraw from '../../src/proof/verify-draw.ts';
 import { browserModule, browserModuleNames } from '../../src/verify/browser-modules.ts';
-import type * as Sha from '../../src/verify/sha256.ts';
-import type * as VerifyDraw from '../../src/verify/verify-draw.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { sampleCertificate, tampered } from './certificates.ts';
 
@@ -35,7 +35,7 @@ describe('browser modules', () => {
   test('nothing else is served from /assets/js', async () => {
     for (const path of [
       'config.js',
-      'verify/verify-draw.ts',
+      'proof/verify-draw.ts',
       '../src/config.js',
       'giveaways/certificate.js',
       'verify/',
@@ -57,8 +57,8 @@ describe('browser modules', () => {
         mkdirSync(dirname(join(dir, name)), { recursive: true });
         writeFileSync(join(dir, `${name}.js`), browserModule(`${name}.js`)!);
       }
-      verify = await import(pathToFileURL(join(dir, 'verify/verify-draw.js')).href);
-      sha = await import(pathToFileURL(join(dir, 'verify/sha256.js')).href);
+      verify = await import(pathToFileURL(join(dir, 'proof/verify-draw.js')).href);
+      sha = await import(pathToFileURL(join(dir, 'proof/sha256.js')).href);
     });
     after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -7,7 +7,7 @@ import {
   type SigningKey,
   sealCertificate,
 } from '../../src/giveaways/certificate-crypto.ts';
-import { beaconR, runDraw, toHex } from '../../src/giveaways/draw-v1.ts';
+import { beaconR, runDraw, toHex } from '../../src/proof/draw-v1.ts';
 
 export interface Sample {
   certificate: Certificate;

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { runDraw, toHex } from '../../src/giveaways/draw-v1.ts';
-import { sha256 } from '../../src/verify/sha256.ts';
+import { runDraw, toHex } from '../../src/proof/draw-v1.ts';
+import { sha256 } from '../../src/proof/sha256.ts';
 
 const nodeSha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 

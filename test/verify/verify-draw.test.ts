@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { sha256 as nodeSha256 } from '../../src/giveaways/certificate.ts';
 import { createSigningKey } from '../../src/giveaways/certificate-crypto.ts';
-import { sha256 as browserSha256 } from '../../src/verify/sha256.ts';
-import { type CheckId, type VerifyReport, verifyDraw } from '../../src/verify/verify-draw.ts';
+import { sha256 as browserSha256 } from '../../src/proof/sha256.ts';
+import { type CheckId, type VerifyReport, verifyDraw } from '../../src/proof/verify-draw.ts';
 import { sampleCertificate, tampered } from './certificates.ts';
 
 const failed = (report: VerifyReport): CheckId[] => report.checks.filter((c) => !c.ok).map((c) => c.id);

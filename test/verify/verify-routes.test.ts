@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sha256 } from '../../src/giveaways/certificate.ts';
 import { verifyCertificate } from '../../src/giveaways/certificate-crypto.ts';
 import { PAGE_CSP } from '../../src/http/html.ts';
-import { verifyDraw } from '../../src/verify/verify-draw.ts';
+import { verifyDraw } from '../../src/proof/verify-draw.ts';
 import { addParticipants, createGiveaway, draw } from '../giveaways/giveaway-helpers.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { pdfText } from './pdf-text.ts';

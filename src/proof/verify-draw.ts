@@ -3,8 +3,8 @@
 // only the other served modules and uses nothing beyond Web Crypto (globalThis.crypto.subtle).
 // Type-only: erased when served, so the browser never loads certificate.ts (it needs node:crypto).
 
-import { canonicalJsonBytes } from '../giveaways/canonical-json.ts';
 import type { Certificate, CertificateRandomness } from '../giveaways/certificate.ts';
+import { canonicalJsonBytes } from './canonical-json.ts';
 import {
   ALGORITHM,
   beaconR,
@@ -16,7 +16,7 @@ import {
   type Sha256,
   type TelegramId,
   toHex,
-} from '../giveaways/draw-v1.ts';
+} from './draw-v1.ts';
 
 export type { Certificate };
 
