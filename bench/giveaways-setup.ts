@@ -5,6 +5,7 @@ import { createConfig } from '../src/config.ts';
 import { createGiveawayRepository } from '../src/giveaways/giveaway.repository.ts';
 import type { ParticipantRow } from '../src/giveaways/participant.repository.ts';
 import { createParticipantRepository } from '../src/giveaways/participant.repository.ts';
+import { newEntrantLeaf } from '../src/giveaways/participants.ts';
 import { createServices, type Services } from '../src/services.ts';
 import { openStore, type Store } from '../src/store/store.ts';
 
@@ -22,14 +23,16 @@ export interface Seeded {
 
 /** Participant i (1-based): distinct ids in no particular order, ~100 joins per second. */
 export function participantAt(giveawayId: number, i: number, start: number): ParticipantRow {
+  // Multiplying by an odd constant modulo 2^32 is a bijection: a million distinct ids.
+  const telegramId = Number((BigInt(i) * 2654435761n) % 2n ** 32n) || 2 ** 32;
   return {
     giveaway_id: giveawayId,
-    // Multiplying by an odd constant modulo 2^32 is a bijection: a million distinct ids.
-    telegram_id: Number((BigInt(i) * 2654435761n) % 2n ** 32n) || 2 ** 32,
+    telegram_id: telegramId,
     entry_number: i,
     username: `user_${i}`,
     first_name: i % 10 === 0 ? `Name, "${i}"` : `Name ${i}`,
     joined_at: start + i * 10,
+    ...newEntrantLeaf(telegramId),
   };
 }
 

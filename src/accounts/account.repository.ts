@@ -4,7 +4,10 @@ import type { AccountsTable, ApiKeysTable, Database } from '../store/schema.ts';
 export type Plan = 'free' | 'pro' | 'business';
 export const PLANS: readonly Plan[] = ['free', 'pro', 'business'];
 
-export type AccountRow = Omit<AccountsTable, 'plan'> & { plan: Plan };
+export type AccountRow = Omit<AccountsTable, 'plan' | 'owner_pseudonym'> & {
+  plan: Plan;
+  owner_pseudonym?: string | null;
+};
 export type KeyRow = ApiKeysTable;
 
 export interface KeyWithAccount extends KeyRow {

@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
+import { toHex } from '../proof/draw-v1.ts';
+import { entrantLeafHash, SALT_BYTES } from '../proof/entrant-leaf.ts';
 import type { Database } from '../store/schema.ts';
+import { sha256 } from './certificate.ts';
 import type { GiveawayRepository, GiveawayRow } from './giveaway.repository.ts';
 import type { ParticipantRepository, ParticipantRow } from './participant.repository.ts';
 
@@ -23,6 +27,12 @@ export function normalizeUsername(username: string | undefined): string | null {
   if (username === undefined) return null;
   const name = username.startsWith('@') ? username.slice(1) : username;
   return name === '' ? null : name;
+}
+
+/** CONTRACT §7.1: a fresh 16-byte salt from the CSPRNG, fixed at entry, and the leaf it makes. */
+export function newEntrantLeaf(telegramId: number): { salt: string; leaf_hash: string } {
+  const salt = randomBytes(SALT_BYTES);
+  return { salt: salt.toString('hex'), leaf_hash: toHex(entrantLeafHash(salt, telegramId, sha256)) };
 }
 
 /**
@@ -60,6 +70,7 @@ export async function addParticipants(
         username: normalizeUsername(p.username),
         first_name: p.first_name ?? null,
         joined_at: joinedAt,
+        ...newEntrantLeaf(p.telegram_id),
       });
       return last;
     });

@@ -14,6 +14,8 @@ export interface Database {
   certificates: CertificatesTable;
   signing_keys: SigningKeysTable;
   bot_users: BotUsersTable;
+  jobs: JobsTable;
+  seals: SealsTable;
 }
 
 export interface AccountsTable {
@@ -21,6 +23,8 @@ export interface AccountsTable {
   plan: string;
   telegram_id: number | null;
   created_at: number;
+  /** The public pseudonym seals name as `owner`; assigned when the account first seals. */
+  owner_pseudonym: string | null;
 }
 
 export interface ApiKeysTable {
@@ -73,6 +77,10 @@ export interface GiveawaysTable {
   created_at: number;
   drawn_at: number | null;
   certificate_id: string | null;
+  draw_mode: Generated<string>;
+  ends_at: number | null;
+  reserve_count: Generated<number>;
+  sealed_at: number | null;
 }
 
 export interface ParticipantsTable {
@@ -82,6 +90,9 @@ export interface ParticipantsTable {
   username: string | null;
   first_name: string | null;
   joined_at: number;
+  /** 16 bytes, hex; null only for a row whose id the migration could not hash. */
+  salt: string | null;
+  leaf_hash: string | null;
 }
 
 export interface CertificatesTable {
@@ -99,4 +110,29 @@ export interface SigningKeysTable {
   origin: string;
   created_at: number;
   retired_at: number | null;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  key: string;
+  payload: string;
+  run_at: number;
+  attempts: Generated<number>;
+  locked_until: number | null;
+  last_error: string | null;
+  created_at: number;
+  done_at: number | null;
+}
+
+export interface SealsTable {
+  giveaway_id: number;
+  seal_id: string;
+  body: string;
+  round: number;
+  round_at: number;
+  entrants_count: number;
+  chunk_roots: Uint8Array;
+  chunk_firsts: Uint8Array;
+  created_at: number;
 }

@@ -3,6 +3,8 @@ import * as accounts from './001-accounts.ts';
 import * as operations from './002-operations.ts';
 import * as giveaways from './003-giveaways.ts';
 import * as bot from './004-bot.ts';
+import * as jobs from './005-jobs.ts';
+import * as verifiableDraws from './006-verifiable-draws.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the order is reviewed in
@@ -13,6 +15,8 @@ const migrations: Record<string, Migration> = {
   '002-operations': operations,
   '003-giveaways': giveaways,
   '004-bot': bot,
+  '005-jobs': jobs,
+  '006-verifiable-draws': verifiableDraws,
 };
 
 export const migrationProvider: MigrationProvider = {
