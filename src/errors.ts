@@ -50,6 +50,21 @@ export const ERROR_CODES = {
     title: 'Giveaway completed',
     help: 'The giveaway has been drawn and no longer accepts participants.',
   },
+  giveaway_sealed: {
+    status: 409,
+    title: 'Giveaway sealed',
+    help: 'Entries are closed: the entrant list is sealed and committed to a future drand round, so no entrant can be added.',
+  },
+  not_verifiable: {
+    status: 409,
+    title: 'Not a verifiable giveaway',
+    help: 'Only `verifiable` giveaways are sealed; an `instant` giveaway is drawn directly with `POST …/draw`.',
+  },
+  not_sealed: {
+    status: 409,
+    title: 'Not sealed yet',
+    help: 'Inclusion proofs exist once the entrant list is sealed; retry after the seal (see the giveaway\'s `ends_at`).',
+  },
   payload_too_large: { status: 413, title: 'Payload too large', help: 'The request body exceeds 1 MiB.' },
   unsupported_media_type: {
     status: 415,
