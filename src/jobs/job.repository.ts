@@ -1,0 +1,144 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, JobsTable } from '../store/schema.ts';
+import { skipLocked } from '../store/skip-locked.ts';
+
+/** A unit of promised work, as stored: times are epoch milliseconds. */
+export interface Job {
+  id: number;
+  kind: string;
+  /** Names the promise (`draw:<public_id>`); one job per key, however often it is enqueued. */
+  key: string;
+  payload: unknown;
+  runAt: number;
+  /** How many times the job has been claimed, this claim included. */
+  attempts: number;
+  /** Until when the current claim holds it; null when nobody holds it. */
+  lockedUntil: number | null;
+  lastError: string | null;
+  createdAt: number;
+  doneAt: number | null;
+}
+
+export interface NewJob {
+  kind: string;
+  key: string;
+  runAt: number;
+  payload: unknown;
+  /** When the promise was made; the wall clock unless the caller has its own. */
+  createdAt?: number;
+}
+
+export interface ClaimInput {
+  now: number;
+  leaseMs: number;
+  limit: number;
+  /** Only these kinds; all kinds when absent. */
+  kinds?: string[];
+}
+
+function toJob(row: Selectable<JobsTable>): Job {
+  return {
+    id: Number(row.id),
+    kind: row.kind,
+    key: row.key,
+    payload: JSON.parse(row.payload),
+    runAt: Number(row.run_at),
+    attempts: Number(row.attempts),
+    lockedUntil: row.locked_until === null ? null : Number(row.locked_until),
+    lastError: row.last_error,
+    createdAt: Number(row.created_at),
+    doneAt: row.done_at === null ? null : Number(row.done_at),
+  };
+}
+
+export function createJobRepository(db: Kysely<Database>) {
+  return {
+    /**
+     * Records a promise of work. Given the caller's transaction, the job exists exactly when
+     * the change that promised it commits (a seal and the draw it schedules). A key already
+     * taken, done or not, keeps its job: enqueueing is safe to repeat.
+     */
+    async enqueue(job: NewJob, trx?: Kysely<Database>): Promise<void> {
+      await (trx ?? db)
+        .insertInto('jobs')
+        .values({
+          kind: job.kind,
+          key: job.key,
+          payload: JSON.stringify(job.payload ?? null),
+          run_at: job.runAt,
+          created_at: job.createdAt ?? Date.now(),
+          locked_until: null,
+          last_error: null,
+          done_at: null,
+        })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+    },
+
+    /**
+     * Takes up to `limit` due jobs that nobody holds, in one statement: each is leased until
+     * `now + leaseMs` and its attempt counted before any other claimer can see it. A claimer
+     * that dies keeps its jobs only until the lease ends.
+     */
+    async claimDue(input: ClaimInput): Promise<Job[]> {
+      if (input.limit <= 0 || input.kinds?.length === 0) return [];
+      let due = db
+        .selectFrom('jobs')
+        .select('id')
+        .where('done_at', 'is', null)
+        .where('run_at', '<=', input.now)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', input.now)]))
+        .orderBy('run_at')
+        .orderBy('id')
+        .limit(input.limit);
+      if (input.kinds) due = due.where('kind', 'in', input.kinds);
+      const rows = await db
+        .updateTable('jobs')
+        .set((eb) => ({ locked_until: input.now + input.leaseMs, attempts: eb('attempts', '+', 1) }))
+        .where('id', 'in', skipLocked(db, due))
+        .returningAll()
+        .execute();
+      return rows.map(toJob).sort((a, b) => a.runAt - b.runAt || a.id - b.id);
+    },
+
+    async complete(id: number, at: number, trx?: Kysely<Database>): Promise<void> {
+      await (trx ?? db)
+        .updateTable('jobs')
+        .set({ done_at: at, locked_until: null })
+        .where('id', '=', id)
+        .where('done_at', 'is', null)
+        .execute();
+    },
+
+    /** Lets the job go and makes it due again at `runAt`, keeping why the attempt failed. */
+    async retry(id: number, input: { runAt: number; error: string }): Promise<void> {
+      await db
+        .updateTable('jobs')
+        .set({ run_at: input.runAt, last_error: input.error, locked_until: null })
+        .where('id', '=', id)
+        .where('done_at', 'is', null)
+        .execute();
+    },
+
+    async find(key: string): Promise<Job | undefined> {
+      const row = await db.selectFrom('jobs').selectAll().where('key', '=', key).executeTakeFirst();
+      return row && toJob(row);
+    },
+
+    /**
+     * Moves a pending job to another time (a giveaway that ends earlier or later). A job being
+     * run keeps its lease; a done job stays done. Returns whether a pending job was moved.
+     */
+    async reschedule(key: string, runAt: number, trx?: Kysely<Database>): Promise<boolean> {
+      const result = await (trx ?? db)
+        .updateTable('jobs')
+        .set({ run_at: runAt })
+        .where('key', '=', key)
+        .where('done_at', 'is', null)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+  };
+}
+
+export type JobRepository = ReturnType<typeof createJobRepository>;
