@@ -1,29 +1,18 @@
-// tyche-draw-v1 (CONTRACT.md §5, docs/draw-algorithm.md). This file is served to browsers as-is
-// after type stripping and run by the CLI verifier, so it must stay free of imports and of
-// Node-only globals: SHA-256 is passed in by the caller.
+// tyche-draw-v1 (CONTRACT.md §5, docs/draw-algorithm.md). Served to browsers after type stripping
+// and run by the CLI verifier, so it imports only other pure proof modules and no Node-only
+// globals: SHA-256 is passed in by the caller.
 
-/** Synchronous SHA-256: node:crypto on the server, a pure JS implementation in the browser. */
-export type Sha256 = (data: Uint8Array) => Uint8Array;
+import type { Sha256 } from './digest.ts';
+import { pickIndices } from './draw-stream.ts';
+import { fromHex, toHex } from './hex.ts';
+
+export type { Sha256 } from './digest.ts';
+export { fromHex, toHex } from './hex.ts';
 export type TelegramId = number | bigint;
 
 export const ALGORITHM = 'tyche-draw-v1';
 
 const DOMAIN = new TextEncoder().encode(ALGORITHM);
-const TWO_POW_64 = 1n << 64n;
-const HEX_DIGITS = '0123456789abcdef';
-
-export function toHex(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i++) out += HEX_DIGITS[bytes[i] >> 4] + HEX_DIGITS[bytes[i] & 15];
-  return out;
-}
-
-export function fromHex(hex: string): Uint8Array {
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) throw new TypeError('not a hex string');
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return out;
-}
 
 function invalidId(id: TelegramId): RangeError {
   return new RangeError(`telegram_id must be a positive integer (a bigint above 2^53 − 1), got ${id}`);
@@ -167,29 +156,6 @@ export function drawSeed(participantsHashHex: string, randomness: Uint8Array, sh
   return hash(sha256, data);
 }
 
-/** §5 step 5: SHA-256(seed ‖ uint64_be(0)) ‖ SHA-256(seed ‖ uint64_be(1)) ‖ …, read 8 bytes at a time. */
-function createWordReader(seed: Uint8Array, sha256: Sha256): () => bigint {
-  const input = new Uint8Array(40);
-  input.set(seed, 0);
-  const counterView = new DataView(input.buffer, 32, 8);
-  let block = 0;
-  let bytes: Uint8Array = new Uint8Array(0);
-  let at = 0;
-  return () => {
-    if (at === bytes.length) {
-      counterView.setUint32(0, Math.floor(block / 2 ** 32));
-      counterView.setUint32(4, block >>> 0);
-      bytes = hash(sha256, input);
-      block++;
-      at = 0;
-    }
-    const hi = ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
-    const lo = ((bytes[at + 4] << 24) | (bytes[at + 5] << 16) | (bytes[at + 6] << 8) | bytes[at + 7]) >>> 0;
-    at += 8;
-    return (BigInt(hi) << 32n) | BigInt(lo);
-  };
-}
-
 /**
  * §5 steps 5–7: the canonical indices a[0..k−1] of the winners, in draw order. The array
  * a = [0 … n−1] is kept as a sparse swap map, so memory is O(k) whatever n is.
@@ -198,25 +164,7 @@ export function pickWinners(seed: Uint8Array, n: number, k: number, sha256: Sha2
   if (seed.length !== 32) throw new RangeError('seed must be 32 bytes');
   if (!Number.isSafeInteger(n) || n < 1) throw new RangeError('n must be a positive safe integer');
   if (!Number.isSafeInteger(k) || k < 0 || k > n) throw new RangeError('k must be an integer in 0..n');
-  const nextWord = createWordReader(seed, sha256);
-  const uniform = (m: number): number => {
-    const mm = BigInt(m);
-    const limit = TWO_POW_64 - (TWO_POW_64 % mm);
-    for (;;) {
-      const x = nextWord();
-      if (x < limit) return Number(x % mm);
-    }
-  };
-  const a = new Map<number, number>();
-  const winners = new Array<number>(k);
-  for (let i = 0; i < k; i++) {
-    const j = i + uniform(n - i);
-    const aj = a.get(j) ?? j;
-    a.set(j, a.get(i) ?? i);
-    a.delete(i);
-    winners[i] = aj;
-  }
-  return winners;
+  return pickIndices(seed, n, k, sha256);
 }
 
 export interface DrawWinner<T extends TelegramId = TelegramId> {

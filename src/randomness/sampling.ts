@@ -1,31 +1,11 @@
+import { partialFisherYates, shuffleWith, type Uniform, uniformFromWords } from '../proof/sampling.ts';
 import type { ByteStream } from './chacha-stream.ts';
 
-/** Draws an integer uniformly from [0, m). */
-export type Uniform = (m: number) => number;
+// The sampling core is the proof core's, so the random endpoints and the draws share one copy.
+export { shuffleWith, type Uniform, uniformFromWords } from '../proof/sampling.ts';
 
 const TWO_POW_32 = 2 ** 32;
 const MAX_RANGE = 2 ** 53;
-
-/**
- * The rejection core, generic over the word width so that a test can enumerate every word of a
- * small width. Words are uniform over [0, 2^wordBits); the largest multiple of m that fits is
- * accepted and reduced mod m, so every outcome is hit by exactly floor(2^wordBits / m) words.
- * All arithmetic stays exact in doubles because every quantity is an integer ≤ 2^53.
- */
-export function uniformFromWords(m: number, nextWord: () => number, wordBits: number): number {
-  if (!Number.isInteger(wordBits) || wordBits < 1 || wordBits > 53) {
-    throw new RangeError('word width must be 1..53 bits');
-  }
-  const space = 2 ** wordBits;
-  if (!Number.isInteger(m) || m < 1 || m > space) {
-    throw new RangeError(`range must be an integer in 1..2^${wordBits}, got ${m}`);
-  }
-  const limit = space - (space % m);
-  for (;;) {
-    const x = nextWord();
-    if (x < limit) return x % m;
-  }
-}
 
 function readUint32(stream: ByteStream): number {
   const b = stream.read(4);
@@ -70,18 +50,6 @@ export function intInRangeWith(uniform: Uniform, min: number, max: number): numb
   return min + uniform(width + 1);
 }
 
-/** Fisher–Yates: every permutation equally likely when `uniform` is exact. Returns a new array. */
-export function shuffleWith<T>(uniform: Uniform, items: readonly T[]): T[] {
-  const out = items.slice();
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = uniform(i + 1);
-    const t = out[i];
-    out[i] = out[j];
-    out[j] = t;
-  }
-  return out;
-}
-
 export function shuffle<T>(stream: ByteStream, items: readonly T[]): T[] {
   return shuffleWith(uniformFrom(stream), items);
 }
@@ -100,17 +68,7 @@ export function choosePositionsWith(uniform: Uniform, n: number, count: number, 
     return picks;
   }
   if (count > n) throw new RangeError('count exceeds the number of items for a unique choice');
-  // Sparse swap map: the untouched tail of the position array is implicit, so memory is O(count).
-  const swapped = new Map<number, number>();
-  const picks = new Array<number>(count);
-  for (let i = 0; i < count; i++) {
-    const j = i + uniform(n - i);
-    const atJ = swapped.get(j) ?? j;
-    swapped.set(j, swapped.get(i) ?? i);
-    swapped.delete(i);
-    picks[i] = atJ;
-  }
-  return picks;
+  return partialFisherYates(uniform, n, count);
 }
 
 export function chooseWith<T>(uniform: Uniform, items: readonly T[], count: number, unique: boolean): T[] {

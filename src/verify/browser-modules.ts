@@ -10,6 +10,9 @@ export const ASSET_PREFIX = '/assets/js/';
  */
 const BROWSER_SOURCES = [
   'proof/draw-v1',
+  'proof/draw-stream',
+  'proof/sampling',
+  'proof/hex',
   'proof/canonical-json',
   'proof/sha256',
   'proof/verify-draw',

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { stripTypeScriptTypes } from 'node:module';
 import { describe, test } from 'node:test';
 import {
   ALGORITHM,
@@ -14,6 +13,7 @@ import {
   runDraw,
   toHex,
 } from '../../src/proof/draw-v1.ts';
+import { importSpecifiers, loadStripped, moduleClosure, PROOF_DIR } from '../proof/browser-load.ts';
 
 const sha256 = (data: Uint8Array): Uint8Array => createHash('sha256').update(data).digest();
 
@@ -186,26 +186,31 @@ describe('hex helpers', () => {
 });
 
 describe('browser readiness', () => {
-  const source = readFileSync(new URL('../../src/proof/draw-v1.ts', import.meta.url), 'utf8');
-
-  test('has no imports and no Node-only globals', () => {
-    assert.doesNotMatch(source, /^\s*import\s/m);
-    assert.doesNotMatch(source, /\brequire\(|\bBuffer\b|\bprocess\./);
+  test('imports only pure proof modules and uses no Node-only globals', () => {
+    for (const file of moduleClosure(`${PROOF_DIR}draw-v1.ts`)) {
+      const source = readFileSync(file, 'utf8');
+      for (const specifier of importSpecifiers(source)) {
+        assert.match(specifier, /^\.\/[a-z0-9-]+\.ts$/, `${file} imports ${specifier}`);
+      }
+      assert.doesNotMatch(source, /\brequire\(|\bBuffer\b|\bprocess\./, file);
+    }
   });
 
-  test('runs a vector after type stripping, loaded as a self-contained module', async () => {
-    const js = stripTypeScriptTypes(source, { mode: 'strip' });
-    const mod = (await import(
-      `data:text/javascript,${encodeURIComponent(js)}`
-    )) as typeof import('../../src/proof/draw-v1.ts');
-    const v = fixture.vectors.find((x) => x.name === 'ten-participants')!;
-    const result = mod.runDraw({
-      participantIds: v.participants!,
-      winnersCount: v.winners_count,
-      randomness: mod.fromHex(v.randomness.bytes),
-      sha256,
-    });
-    assert.equal(result.seed, v.expected.seed);
-    assert.deepEqual(result.winners, v.expected.winners);
+  test('runs a vector after type stripping, loaded on its own', async () => {
+    const { module: mod, dispose } =
+      await loadStripped<typeof import('../../src/proof/draw-v1.ts')>('draw-v1');
+    try {
+      const v = fixture.vectors.find((x) => x.name === 'ten-participants')!;
+      const result = mod.runDraw({
+        participantIds: v.participants!,
+        winnersCount: v.winners_count,
+        randomness: mod.fromHex(v.randomness.bytes),
+        sha256,
+      });
+      assert.equal(result.seed, v.expected.seed);
+      assert.deepEqual(result.winners, v.expected.winners);
+    } finally {
+      dispose();
+    }
   });
 });
