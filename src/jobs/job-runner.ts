@@ -65,7 +65,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
 
   const running = new Set<Promise<void>>();
   let started = false;
-  let timer: NodeJS.Timeout | undefined;
+  let cancelNext: (() => void) | undefined;
   let polling: Promise<void> | undefined;
   let wakeRequested = false;
 
@@ -125,12 +125,19 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
 
   function schedule(delay: number): void {
     if (!started) return;
-    timer = setTimeout(poll, delay);
-    timer.unref();
+    // Waiting for the next interval must not keep an otherwise finished process alive; a poll
+    // asked for now (start, wake) runs even when nothing else holds the event loop open.
+    if (delay === 0) {
+      const immediate = setImmediate(poll);
+      cancelNext = () => clearImmediate(immediate);
+    } else {
+      const timer = setTimeout(poll, delay).unref();
+      cancelNext = () => clearTimeout(timer);
+    }
   }
 
   function poll(): void {
-    timer = undefined;
+    cancelNext = undefined;
     wakeRequested = false;
     polling = drain(() => started)
       .then(
@@ -151,8 +158,8 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     },
     async stop() {
       started = false;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
+      cancelNext?.();
+      cancelNext = undefined;
       await polling;
       while (running.size > 0) await Promise.allSettled([...running]);
     },
@@ -162,7 +169,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
         wakeRequested = true;
         return;
       }
-      if (timer) clearTimeout(timer);
+      cancelNext?.();
       schedule(0);
     },
     runDue: () => drain(() => true),

@@ -36,8 +36,10 @@ for (const target of await storeTargets()) {
       await jobs.enqueue({ kind, key, runAt: T, payload: { n: 1 }, createdAt: T - 5 });
       await jobs.enqueue({ kind, key, runAt: T + 1, payload: { n: 2 } });
       const job = await jobs.find(key);
+      assert.ok(job);
+      assert.ok(Number.isSafeInteger(job.id));
       assert.deepEqual(job, {
-        id: job?.id,
+        id: job.id,
         kind,
         key,
         payload: { n: 1 },
