@@ -1,0 +1,201 @@
+// RFC 9162 §2.1 Merkle trees over packed 32-byte hashes (n × 32 bytes in one Uint8Array): the
+// entrants root of CONTRACT §7.2 and the transparency log of §8. Flat memory and no per-leaf
+// objects, so a million leaves cost one buffer and about a million hash calls.
+
+import type { Sha256 } from './digest.ts';
+
+/** Leaves per aligned chunk: a proof needs one chunk of leaves and the chunk roots, never the whole list. */
+export const CHUNK_LEAVES = 256;
+const HASH_BYTES = 32;
+
+function checked(digest: Uint8Array): Uint8Array {
+  if (digest.length !== HASH_BYTES) throw new TypeError('sha256 must return 32 bytes');
+  return digest;
+}
+
+/** SHA-256(0x00 ‖ data). */
+export function leafHash(data: Uint8Array, sha256: Sha256): Uint8Array {
+  const input = new Uint8Array(data.length + 1);
+  input.set(data, 1);
+  return checked(sha256(input));
+}
+
+/** SHA-256(0x01 ‖ left ‖ right). */
+export function nodeHash(left: Uint8Array, right: Uint8Array, sha256: Sha256): Uint8Array {
+  const input = new Uint8Array(1 + left.length + right.length);
+  input[0] = 1;
+  input.set(left, 1);
+  input.set(right, 1 + left.length);
+  return checked(sha256(input));
+}
+
+function checkPacked(packed: Uint8Array, count: number, what: string): void {
+  if (!Number.isSafeInteger(count) || count < 0)
+    throw new RangeError(`${what}: count must be a non-negative integer`);
+  if (packed.length < count * HASH_BYTES)
+    throw new RangeError(`${what}: ${count} hashes need ${count * HASH_BYTES} bytes`);
+}
+
+/**
+ * One level up, in place: node i of the next level = H(0x01 ‖ 2i ‖ 2i+1); a lone last node is
+ * carried up unhashed. `work` holds `count` nodes; returns the next count.
+ */
+function levelUp(work: Uint8Array, count: number, sha256: Sha256, scratch: Uint8Array): number {
+  const pairs = count >> 1;
+  for (let i = 0; i < pairs; i++) {
+    scratch.set(work.subarray(2 * i * HASH_BYTES, (2 * i + 2) * HASH_BYTES), 1);
+    work.set(checked(sha256(scratch)), i * HASH_BYTES);
+  }
+  if (count & 1) work.copyWithin(pairs * HASH_BYTES, (count - 1) * HASH_BYTES, count * HASH_BYTES);
+  return pairs + (count & 1);
+}
+
+function newScratch(): Uint8Array {
+  const scratch = new Uint8Array(1 + 2 * HASH_BYTES);
+  scratch[0] = 1;
+  return scratch;
+}
+
+/**
+ * The Merkle Tree Hash over `count` already-hashed nodes. Pairing bottom-up and carrying a lone
+ * last node up builds exactly RFC 9162's tree (split at the largest power of two below n).
+ * The empty tree's hash is SHA-256 of the empty string.
+ */
+export function rootOfNodes(packed: Uint8Array, count: number, sha256: Sha256): Uint8Array {
+  checkPacked(packed, count, 'rootOfNodes');
+  if (count === 0) return checked(sha256(new Uint8Array(0)));
+  const work = packed.slice(0, count * HASH_BYTES);
+  const scratch = newScratch();
+  let level = count;
+  while (level > 1) level = levelUp(work, level, sha256, scratch);
+  return work.slice(0, HASH_BYTES);
+}
+
+/**
+ * The root and the roots of every aligned 256-leaf chunk (the last may be partial), in one pass.
+ * Chunks are aligned to a power of two, so every split of the big tree falls on a chunk boundary
+ * and the MTH over the chunk roots is the MTH over the leaves.
+ */
+export function treeSummary(
+  leafHashes: Uint8Array,
+  n: number,
+  sha256: Sha256,
+): { root: Uint8Array; chunkRoots: Uint8Array } {
+  checkPacked(leafHashes, n, 'treeSummary');
+  const chunks = Math.ceil(n / CHUNK_LEAVES);
+  const chunkRoots = new Uint8Array(chunks * HASH_BYTES);
+  const work = new Uint8Array(CHUNK_LEAVES * HASH_BYTES);
+  const scratch = newScratch();
+  for (let c = 0; c < chunks; c++) {
+    const first = c * CHUNK_LEAVES;
+    let level = Math.min(CHUNK_LEAVES, n - first);
+    work.set(leafHashes.subarray(first * HASH_BYTES, (first + level) * HASH_BYTES));
+    while (level > 1) level = levelUp(work, level, sha256, scratch);
+    chunkRoots.set(work.subarray(0, HASH_BYTES), c * HASH_BYTES);
+  }
+  return { root: rootOfNodes(chunkRoots, chunks, sha256), chunkRoots };
+}
+
+/** The audit path of node `index` among `count` packed nodes, leaf to root, and their root. */
+function pathInNodes(
+  packed: Uint8Array,
+  count: number,
+  index: number,
+  sha256: Sha256,
+): { path: Uint8Array[]; root: Uint8Array } {
+  const work = packed.slice(0, count * HASH_BYTES);
+  const scratch = newScratch();
+  const path: Uint8Array[] = [];
+  let at = index;
+  let level = count;
+  while (level > 1) {
+    const sibling = at ^ 1;
+    // A lone last node has no sibling on this level: it is carried up as it is.
+    if (sibling < level) path.push(work.slice(sibling * HASH_BYTES, (sibling + 1) * HASH_BYTES));
+    level = levelUp(work, level, sha256, scratch);
+    at >>= 1;
+  }
+  return { path, root: work.slice(0, HASH_BYTES) };
+}
+
+function checkIndex(index: number, n: number): void {
+  if (!Number.isSafeInteger(n) || n < 1) throw new RangeError('the tree must have at least one leaf');
+  if (!Number.isSafeInteger(index) || index < 0 || index >= n)
+    throw new RangeError(`index ${index} is not in 0..${n - 1}`);
+}
+
+/** RFC 9162 §2.1.3.1 PATH(index, D[n]) from all the leaf hashes (the simple form). */
+export function inclusionProofFromLeaves(
+  leafHashes: Uint8Array,
+  n: number,
+  index: number,
+  sha256: Sha256,
+): Uint8Array[] {
+  checkIndex(index, n);
+  checkPacked(leafHashes, n, 'inclusionProofFromLeaves');
+  return pathInNodes(leafHashes, n, index, sha256).path;
+}
+
+/**
+ * The same path from the leaves of the one chunk that holds `index` and the chunk roots: the
+ * path inside the chunk, then the chunk's path among the chunk roots. Throws when the chunk's
+ * leaves do not hash to its stored root, so a stale or partial read never yields a wrong proof.
+ */
+export function inclusionProof(
+  index: number,
+  n: number,
+  chunkLeaves: Uint8Array,
+  chunkRoots: Uint8Array,
+  sha256: Sha256,
+): Uint8Array[] {
+  checkIndex(index, n);
+  const chunks = Math.ceil(n / CHUNK_LEAVES);
+  if (chunkRoots.length !== chunks * HASH_BYTES) {
+    throw new RangeError(`a tree of ${n} has ${chunks} chunk roots, not ${chunkRoots.length / HASH_BYTES}`);
+  }
+  const chunk = Math.floor(index / CHUNK_LEAVES);
+  const size = Math.min(CHUNK_LEAVES, n - chunk * CHUNK_LEAVES);
+  if (chunkLeaves.length !== size * HASH_BYTES) {
+    throw new RangeError(`chunk ${chunk} has ${size} leaves, not ${chunkLeaves.length / HASH_BYTES}`);
+  }
+  const inside = pathInNodes(chunkLeaves, size, index - chunk * CHUNK_LEAVES, sha256);
+  const stored = chunkRoots.subarray(chunk * HASH_BYTES, (chunk + 1) * HASH_BYTES);
+  for (let i = 0; i < HASH_BYTES; i++) {
+    if (inside.root[i] !== stored[i])
+      throw new Error(`the leaves of chunk ${chunk} do not hash to its stored root`);
+  }
+  return [...inside.path, ...pathInNodes(chunkRoots, chunks, chunk, sha256).path];
+}
+
+/** RFC 9162 §2.1.3.2, step by step. */
+export function verifyInclusion(
+  leaf: Uint8Array,
+  index: number,
+  n: number,
+  proof: readonly Uint8Array[],
+  root: Uint8Array,
+  sha256: Sha256,
+): boolean {
+  if (!Number.isSafeInteger(index) || !Number.isSafeInteger(n) || index < 0 || index >= n) return false;
+  if (leaf.length !== HASH_BYTES || root.length !== HASH_BYTES) return false;
+  let fn = index;
+  let sn = n - 1;
+  let r = leaf;
+  for (const p of proof) {
+    if (p.length !== HASH_BYTES || sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      r = nodeHash(p, r, sha256);
+      while (fn % 2 === 0 && fn !== 0) {
+        fn = Math.floor(fn / 2);
+        sn = Math.floor(sn / 2);
+      }
+    } else {
+      r = nodeHash(r, p, sha256);
+    }
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  if (sn !== 0) return false;
+  for (let i = 0; i < HASH_BYTES; i++) if (r[i] !== root[i]) return false;
+  return true;
+}
