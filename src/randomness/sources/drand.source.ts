@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { bls12_381 } from '@noble/curves/bls12-381.js';
+import {
+  beaconProblem,
+  parseChainInfo,
+  QUICKNET,
+  drandRoundMessage as roundMessage,
+} from '../../proof/drand.ts';
+import { roundTimeMs as chainRoundTimeMs, roundOf } from '../../proof/draw-v2.ts';
+import { toHex } from '../../proof/hex.ts';
+import type { DrandChainInfo } from '../../proof/v2-types.ts';
 import { type Clock, type RandomSource, type SourceBatch, SourceError, systemClock } from '../source.ts';
 import { assertTimeout, type FetchFn, fetchJson, readFields } from './http-json.ts';
 
@@ -14,15 +22,26 @@ export interface DrandChain {
 
 /** League of Entropy quicknet (scheme bls-unchained-g1-rfc9380): the default chain. */
 export const DRAND_QUICKNET: Readonly<DrandChain> = {
-  chainHash: '52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971',
-  publicKey:
-    '83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d1064510d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a',
-  genesis: 1692803367,
-  period: 3,
+  chainHash: QUICKNET.hash,
+  publicKey: QUICKNET.public_key,
+  genesis: QUICKNET.genesis_time,
+  period: QUICKNET.period,
 };
 /** CONTRACT §4: a round serves operations for at most five periods after its time. */
 export const DRAND_FRESH_PERIODS = 5;
-export const DRAND_DST = 'BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_';
+export { DRAND_DST } from '../../proof/drand.ts';
+
+const sha256 = (data: Uint8Array): Uint8Array => createHash('sha256').update(data).digest();
+
+function chainInfo(chain: Readonly<DrandChain>): DrandChainInfo {
+  return {
+    public_key: chain.publicKey,
+    period: chain.period,
+    genesis_time: chain.genesis,
+    hash: chain.chainHash,
+    schemeID: 'bls-unchained-g1-rfc9380',
+  };
+}
 
 /**
  * Give all four chain fields or none (quicknet): a mix would check one chain's rounds with another's
@@ -45,7 +64,8 @@ export function createDrandSource(options: DrandSourceOptions): RandomSource {
   const { timeoutMs, clock = systemClock } = options;
   assertTimeout(timeoutMs);
   const chain = chainOf(options);
-  const publicKey = bls12_381.G2.Point.fromHex(chain.publicKey);
+  // Refuses, at start, a key that is not a point of G2.
+  const info = parseChainInfo(chainInfo(chain));
   const url = `${(options.url ?? DRAND_URL).replace(/\/+$/, '')}/${chain.chainHash}/public/latest`;
   const periodMs = chain.period * 1000;
   let lastRound = 0;
@@ -56,7 +76,7 @@ export function createDrandSource(options: DrandSourceOptions): RandomSource {
     async fetch(signal?: AbortSignal): Promise<SourceBatch> {
       const body = await fetchJson({ source: 'drand', url, timeoutMs, fetch: options.fetch, signal });
       const beacon = parseDrandBeacon(body);
-      verifyDrandBeacon(beacon, publicKey);
+      verifyBeaconOf(beacon, info);
       const now = clock.now();
       const producedAt = new Date(roundTimeMs(beacon.round, chain));
       const age = now.getTime() - producedAt.getTime();
@@ -108,35 +128,29 @@ export function parseDrandBeacon(body: unknown): DrandBeacon {
 
 /** What quicknet signs for a round: SHA-256 of the round as an 8-byte big-endian integer. */
 export function drandRoundMessage(round: number): Uint8Array {
-  const b = Buffer.alloc(8);
-  b.writeBigUInt64BE(BigInt(round));
-  return new Uint8Array(createHash('sha256').update(b).digest());
+  return roundMessage(round, sha256);
 }
 
 /** The round being produced at `time`: floor((t − genesis) / period) + 1. */
 export function drandRoundAt(time: Date, chain: Pick<DrandChain, 'genesis' | 'period'>): number {
-  return Math.floor((time.getTime() - chain.genesis * 1000) / (chain.period * 1000)) + 1;
+  return roundOf(time.getTime(), { genesis_time: chain.genesis, period: chain.period });
 }
 
 function roundTimeMs(round: number, chain: Pick<DrandChain, 'genesis' | 'period'>): number {
-  return (chain.genesis + (round - 1) * chain.period) * 1000;
+  return chainRoundTimeMs(round, { genesis_time: chain.genesis, period: chain.period });
 }
 
-type G2Point = ReturnType<typeof bls12_381.G2.Point.fromHex>;
+function verifyBeaconOf(beacon: DrandBeacon, chain: DrandChainInfo): void {
+  const record = {
+    round: beacon.round,
+    randomness: toHex(beacon.randomness),
+    signature: toHex(beacon.signature),
+  };
+  const problem = beaconProblem(chain, record, sha256);
+  if (problem !== null) throw new SourceError('drand', `round ${beacon.round}: ${problem}`);
+}
 
-export function verifyDrandBeacon(beacon: DrandBeacon, publicKey: G2Point | string): void {
-  const digest = createHash('sha256').update(beacon.signature).digest();
-  if (!digest.equals(beacon.randomness)) {
-    throw new SourceError('drand', `round ${beacon.round}: randomness is not SHA-256(signature)`);
-  }
-  const sigs = bls12_381.shortSignatures;
-  let valid: boolean;
-  try {
-    const key = typeof publicKey === 'string' ? bls12_381.G2.Point.fromHex(publicKey) : publicKey;
-    valid = sigs.verify(beacon.signature, sigs.hash(drandRoundMessage(beacon.round), DRAND_DST), key);
-  } catch (err) {
-    // noble throws, rather than returning false, on bytes that are not a point of the curve.
-    throw new SourceError('drand', `round ${beacon.round}: malformed BLS signature`, { cause: err });
-  }
-  if (!valid) throw new SourceError('drand', `round ${beacon.round}: BLS signature does not verify`);
+/** Checks a quicknet-scheme round under `publicKey` (hex, 96 bytes on G2); throws a SourceError. */
+export function verifyDrandBeacon(beacon: DrandBeacon, publicKey: string): void {
+  verifyBeaconOf(beacon, chainInfo({ ...DRAND_QUICKNET, publicKey }));
 }
