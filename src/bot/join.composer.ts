@@ -1,6 +1,7 @@
 import { Composer, type Context } from 'grammy';
 import type { AccountService } from '../accounts/account.service.ts';
 import { isAppError } from '../errors.ts';
+import { stripControlCharacters } from '../text-rules.ts';
 import type { BotLogger } from './bot-logger.ts';
 import type { BotGiveaways, JoiningParticipant, JoinResult } from './giveaway-port.ts';
 import { JOIN_CALLBACK, parseJoinPayload } from './join-link.ts';
@@ -22,8 +23,12 @@ export function joinComposer({ accounts, giveaways, log }: JoinDeps): Composer<C
   // Each step's result is stored before the reply is attempted; a reply that fails is only logged.
   async function join(publicId: string, from: NonNullable<Context['from']>): Promise<Outcome> {
     const participant: JoiningParticipant = { telegram_id: from.id };
-    if (from.username) participant.username = from.username;
-    if (from.first_name) participant.first_name = from.first_name;
+    // The API refuses control characters in names; from a Telegram name they are dropped instead,
+    // since the entrant cannot fix their name for us.
+    const username = stripControlCharacters(from.username ?? '');
+    const firstName = stripControlCharacters(from.first_name ?? '');
+    if (username) participant.username = username;
+    if (firstName) participant.first_name = firstName;
     try {
       const result = await giveaways.join(publicId, participant);
       log.info(

@@ -11,6 +11,7 @@ import type { RandomService } from '../randomness/random.service.ts';
 import type { Store } from '../store/store.ts';
 import { verifyRoutes } from '../verify/verify.routes.ts';
 import { protectRoutes } from './auth.ts';
+import { parseJsonBody } from './json-body.ts';
 import { trackRoutes } from './method-not-allowed.ts';
 import type { Metrics } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
@@ -134,7 +135,7 @@ function acceptJsonOnly(app: FastifyInstance) {
       if (text.trim() === '') return done(null, undefined);
       let value: unknown;
       try {
-        value = JSON.parse(text);
+        value = parseJsonBody(text);
       } catch (error) {
         return done(new AppError('invalid_json', `Body is not valid JSON: ${(error as Error).message}`));
       }

@@ -1,5 +1,28 @@
-import { type TSchema, Type } from 'typebox';
+import { type TSchema, type TStringOptions, Type } from 'typebox';
 import { ERROR_CODES, type ErrorCode } from '../errors.ts';
+import type { TextKind } from '../text-rules.ts';
+
+/**
+ * String formats for people's text: the validator refuses control characters in them. A
+ * trimmed text is judged as stored, after trimming, so whitespace at its ends (a pasted
+ * trailing newline) is not refused.
+ */
+export const TEXT_FORMATS = {
+  text: { kind: 'line', trimmed: false },
+  'trimmed-text': { kind: 'line', trimmed: true },
+  'multiline-text': { kind: 'multiline', trimmed: false },
+} as const satisfies Record<string, { kind: TextKind; trimmed: boolean }>;
+
+/** One line of people's text (a name): no control characters. */
+export const TextSchema = (options: TStringOptions = {}) => Type.String({ ...options, format: 'text' });
+
+/** One line that is stored trimmed (a title): no control characters once trimmed. */
+export const TrimmedTextSchema = (options: TStringOptions = {}) =>
+  Type.String({ ...options, format: 'trimmed-text' });
+
+/** Text a person may type on several lines (a description): tab and newline allowed. */
+export const MultilineTextSchema = (options: TStringOptions = {}) =>
+  Type.String({ ...options, format: 'multiline-text' });
 
 export const ProblemSchema = Type.Object(
   {

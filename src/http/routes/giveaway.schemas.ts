@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { MultilineTextSchema, TextSchema, TrimmedTextSchema } from '../schemas.ts';
 
 const StatusSchema = Type.Union([Type.Literal('active'), Type.Literal('completed')], {
   description: '`active` accepts participants; `completed` after the draw',
@@ -59,9 +60,9 @@ export const ListResponseSchema = Type.Object({
 
 export const CreateBodySchema = Type.Object(
   {
-    title: Type.String({ description: '1–200 characters after trimming' }),
+    title: TrimmedTextSchema({ description: '1–200 characters after trimming' }),
     winners_count: Type.Integer({ minimum: 1, maximum: 1000 }),
-    description: Type.Optional(Type.String({ maxLength: 4000 })),
+    description: Type.Optional(MultilineTextSchema({ maxLength: 4000 })),
   },
   { additionalProperties: false },
 );
@@ -69,8 +70,8 @@ export const CreateBodySchema = Type.Object(
 const ParticipantSchema = Type.Object(
   {
     telegram_id: Type.Integer({ minimum: 1 }),
-    username: Type.Optional(Type.String({ maxLength: 256, description: 'A leading `@` is dropped' })),
-    first_name: Type.Optional(Type.String({ maxLength: 256 })),
+    username: Type.Optional(TextSchema({ maxLength: 256, description: 'A leading `@` is dropped' })),
+    first_name: Type.Optional(TextSchema({ maxLength: 256 })),
   },
   { additionalProperties: false },
 );
