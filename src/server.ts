@@ -31,8 +31,9 @@ export function createLogger(config: Config) {
 export async function startServer(config: Config, logger = createLogger(config)): Promise<RunningServer> {
   const store = openStore(config);
   try {
-    const applied = await store.migrate();
+    const { applied, warnings } = await store.migrate();
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+    for (const warning of warnings) logger.warn(warning);
     const metrics = createMetrics({ defaults: true });
     // Before the services: every giveaway's join_url needs the bot's username.
     const botInfo = config.TELEGRAM_BOT_TOKEN ? await fetchBotInfo(config) : undefined;

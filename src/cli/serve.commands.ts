@@ -33,8 +33,10 @@ export const migrate: Command = {
   async run(_args, io) {
     const store = openStore(configFromEnv(io.env));
     try {
-      const applied = await store.migrate();
+      const { applied, warnings } = await store.migrate();
       io.out(applied.length > 0 ? `Applied ${applied.join(', ')}` : `Already up to date (${store.location})`);
+      // The data is reported, not changed: the schema is up to date either way.
+      for (const warning of warnings) io.err(`warning: ${warning}`);
     } finally {
       await store.close();
     }

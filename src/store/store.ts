@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { type Kysely, Migrator, sql } from 'kysely';
+import { impossibleEntrantIds } from './id-check.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { openPostgres } from './postgres.ts';
 import type { Database } from './schema.ts';
@@ -7,13 +8,20 @@ import { openSqlite } from './sqlite.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+export interface MigrationReport {
+  /** Migrations applied by this run, in order. */
+  applied: string[];
+  /** One line per problem found in the data afterwards, for the operator. */
+  warnings: string[];
+}
+
 /** The storage port: one Kysely handle whichever engine is behind it. */
 export interface Store {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
   /** Where the data lives, without credentials, for start-up logs. */
   readonly location: string;
-  migrate(): Promise<string[]>;
+  migrate(): Promise<MigrationReport>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -42,7 +50,8 @@ function createStore(db: Kysely<Database>, dialect: Dialect, location: string): 
       const migrator = new Migrator({ db, provider: migrationProvider });
       const { error, results } = await migrator.migrateToLatest();
       if (error) throw error;
-      return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+      const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+      return { applied, warnings: await impossibleEntrantIds(db, dialect) };
     },
     async ping() {
       await sql`select 1`.execute(db);
