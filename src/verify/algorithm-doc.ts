@@ -44,7 +44,7 @@ let cached: string | undefined;
 /** docs/draw-algorithm.md as a page, rendered once per process. */
 export function algorithmPage(): string {
   cached ??= layout({
-    title: 'The draw algorithm tyche-draw-v1 — Tyche',
+    title: 'The draw algorithms tyche-draw-v2 and tyche-draw-v1 — Tyche',
     body: new Html(`<main>${marked.parse(readFileSync(DOC, 'utf8'), { async: false })}</main>`),
     style: 'h2{margin-top:2rem}table{display:block;overflow-x:auto}td code{overflow-wrap:anywhere}',
   });

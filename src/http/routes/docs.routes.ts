@@ -26,7 +26,7 @@ export const docsRoutes: FastifyPluginAsync<{ config: Config }> = async (app) =>
     );
     const body = html`<h1>Tyche API reference</h1>
 <p>Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI 3.1).
-Errors: <a href="/docs/errors">every error code</a>. Draws: <a href="/docs/draw-algorithm">the tyche-draw-v1 algorithm</a>. Authenticate with <code>Authorization: Bearer &lt;key&gt;</code>.</p>
+Errors: <a href="/docs/errors">every error code</a>. Draws: <a href="/docs/draw-algorithm">the tyche-draw-v2 and tyche-draw-v1 algorithms</a>. Authenticate with <code>Authorization: Bearer &lt;key&gt;</code>.</p>
 ${sections}`;
     return reply
       .type('text/html; charset=utf-8')
