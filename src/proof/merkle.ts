@@ -29,6 +29,16 @@ export function nodeHash(left: Uint8Array, right: Uint8Array, sha256: Sha256): U
   return checked(sha256(input));
 }
 
+/**
+ * A fresh copy of bytes [start, end). Not `.slice`: on a Node.js buffer (which callers may pass)
+ * that is a view, and the in-place level hashing would then overwrite the caller's hashes.
+ */
+function copyOf(bytes: Uint8Array, start: number, end: number): Uint8Array {
+  const out = new Uint8Array(end - start);
+  out.set(bytes.subarray(start, end));
+  return out;
+}
+
 function checkPacked(packed: Uint8Array, count: number, what: string): void {
   if (!Number.isSafeInteger(count) || count < 0)
     throw new RangeError(`${what}: count must be a non-negative integer`);
@@ -64,11 +74,11 @@ function newScratch(): Uint8Array {
 export function rootOfNodes(packed: Uint8Array, count: number, sha256: Sha256): Uint8Array {
   checkPacked(packed, count, 'rootOfNodes');
   if (count === 0) return checked(sha256(new Uint8Array(0)));
-  const work = packed.slice(0, count * HASH_BYTES);
+  const work = copyOf(packed, 0, count * HASH_BYTES);
   const scratch = newScratch();
   let level = count;
   while (level > 1) level = levelUp(work, level, sha256, scratch);
-  return work.slice(0, HASH_BYTES);
+  return copyOf(work, 0, HASH_BYTES);
 }
 
 /**
@@ -103,7 +113,7 @@ function pathInNodes(
   index: number,
   sha256: Sha256,
 ): { path: Uint8Array[]; root: Uint8Array } {
-  const work = packed.slice(0, count * HASH_BYTES);
+  const work = copyOf(packed, 0, count * HASH_BYTES);
   const scratch = newScratch();
   const path: Uint8Array[] = [];
   let at = index;
@@ -111,11 +121,11 @@ function pathInNodes(
   while (level > 1) {
     const sibling = at ^ 1;
     // A lone last node has no sibling on this level: it is carried up as it is.
-    if (sibling < level) path.push(work.slice(sibling * HASH_BYTES, (sibling + 1) * HASH_BYTES));
+    if (sibling < level) path.push(copyOf(work, sibling * HASH_BYTES, (sibling + 1) * HASH_BYTES));
     level = levelUp(work, level, sha256, scratch);
     at >>= 1;
   }
-  return { path, root: work.slice(0, HASH_BYTES) };
+  return { path, root: copyOf(work, 0, HASH_BYTES) };
 }
 
 function checkIndex(index: number, n: number): void {

@@ -172,6 +172,31 @@ describe('chunked trees against the RFC definition', () => {
   });
 });
 
+describe('Node Buffers as input', () => {
+  test('are read, never written: proofs and roots equal those from plain Uint8Arrays', () => {
+    const n = 700;
+    const plain = randomLeaves(n);
+    const leaves = Buffer.from(plain);
+    const { root, chunkRoots } = treeSummary(leaves, n, sha256);
+    const storedRoots = Buffer.from(chunkRoots);
+    const ref = referenceTree(plain, n);
+    for (const index of [0, 1, 255, 256, 300, 511, 512, 699]) {
+      const first = Math.floor(index / CHUNK_LEAVES) * CHUNK_LEAVES;
+      const chunk = Buffer.from(plain.subarray(first * 32, Math.min(n, first + CHUNK_LEAVES) * 32));
+      const proof = inclusionProof(index, n, chunk, storedRoots, sha256);
+      assert.deepEqual(proof.map(toHex), ref.path(index).map(toHex), `chunked ${index}`);
+      assert.deepEqual(
+        inclusionProofFromLeaves(leaves, n, index, sha256).map(toHex),
+        ref.path(index).map(toHex),
+      );
+      assert.ok(verifyInclusion(at(leaves, index), index, n, proof, root, sha256));
+    }
+    assert.equal(toHex(rootOfNodes(leaves, n, sha256)), toHex(root));
+    assert.deepEqual(new Uint8Array(leaves), plain, 'leaves unchanged');
+    assert.deepEqual(new Uint8Array(storedRoots), chunkRoots, 'chunk roots unchanged');
+  });
+});
+
 describe('argument checks', () => {
   const leaves = randomLeaves(300);
   const { chunkRoots } = treeSummary(leaves, 300, sha256);

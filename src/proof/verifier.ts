@@ -1,0 +1,132 @@
+// The one verifier of Tyche's results: the server, the CLI, the page and the standalone
+// tyche-verify.mjs all run this. Every defect is a failed, named check; nothing here throws on
+// bad data. tyche-draw-v1 is verifiable arithmetic on randomness the operator obtained, so its
+// report says that trust is needed; tyche-draw-v2 rests on public data alone.
+
+import type { Sha256 } from './digest.ts';
+import type { DrandBeaconRecord } from './drand.ts';
+import { ALGORITHM, type TelegramId } from './draw-v1.ts';
+import { type Check, isRecord, OPERATOR_TRUST_LABEL, type Report, report } from './report.ts';
+import { objectHashProblem, objectSignatureProblem } from './signed-object.ts';
+import { ALGORITHM_V2, type DrandChainInfo, SEAL_TYPE, type Seal } from './v2-types.ts';
+import { type Outcome, type ReceiptInput, verifyReceiptV2 } from './verify-receipt.ts';
+import {
+  checkOf,
+  sealBeaconChecks,
+  sealFormatProblem,
+  sealHashCheck,
+  sealSignatureCheck,
+} from './verify-seal.ts';
+import { type CertificateV1, contentChecksV1, formatCheckV1, V1_LABELS } from './verify-v1.ts';
+import { verifyCertificateV2 } from './verify-v2.ts';
+
+export { type Check, OPERATOR_TRUST_LABEL, type Report } from './report.ts';
+export type { Outcome, ReceiptInput } from './verify-receipt.ts';
+export { V2_LABELS } from './verify-seal.ts';
+export { V1_LABELS } from './verify-v1.ts';
+
+export interface VerifyCertificateInput {
+  certificate: unknown;
+  keys: unknown;
+  sha256: Sha256;
+  /** Chains besides quicknet (which is always known), e.g. from --drand-chain. */
+  chains?: DrandChainInfo[];
+  /** v1: the ids of the participants CSV. */
+  participantIds?: readonly (number | bigint)[];
+  /** v2: the owner's entrants export. */
+  entrants?: readonly { telegram_id: number; salt: string }[];
+  /** v2: the committed round as fetched from a drand relay, for a second opinion. */
+  beaconRecord?: DrandBeaconRecord;
+}
+
+function failure(algorithm: string, id: string, label: string, error: unknown): Report {
+  const detail = `the verifier stopped: ${(error as Error)?.message ?? String(error)}`;
+  return report(algorithm, algorithm === ALGORITHM_V2 ? 'public' : 'operator', [
+    { id, label, ok: false, detail },
+  ]);
+}
+
+function verifyCertificateV1(input: VerifyCertificateInput): Report {
+  const { certificate, keys, sha256 } = input;
+  const format = formatCheckV1(certificate);
+  const checks: Check[] = [format];
+  if (isRecord(certificate)) {
+    const kid = isRecord(certificate.signature) ? String(certificate.signature.kid) : '';
+    checks.push(
+      {
+        ...checkOf(
+          'hash',
+          objectHashProblem(certificate, sha256),
+          `SHA-256 of the canonical JSON is ${String(certificate.hash)}`,
+        ),
+        label: V1_LABELS.hash,
+      },
+      {
+        ...checkOf('signature', objectSignatureProblem(certificate, keys), `valid, by published key ${kid}`),
+        label: V1_LABELS.signature,
+      },
+    );
+  }
+  if (format.ok)
+    checks.push(
+      ...contentChecksV1(
+        certificate as CertificateV1,
+        sha256,
+        input.participantIds as TelegramId[] | undefined,
+      ),
+    );
+  checks.push({ id: 'trust', label: 'Trust', ok: true, detail: OPERATOR_TRUST_LABEL });
+  return report(ALGORITHM, 'operator', checks);
+}
+
+/** A v1 or v2 certificate, chosen by its `algorithm`. */
+export async function verifyCertificate(input: VerifyCertificateInput): Promise<Report> {
+  const algorithm = isRecord(input.certificate) ? input.certificate.algorithm : undefined;
+  try {
+    if (algorithm === ALGORITHM_V2) return verifyCertificateV2(input);
+    if (algorithm === ALGORITHM) return verifyCertificateV1(input);
+  } catch (error) {
+    return failure(String(algorithm), 'format', 'Format', error);
+  }
+  const problem = isRecord(input.certificate)
+    ? `algorithm ${JSON.stringify(algorithm)} is neither ${ALGORITHM} nor ${ALGORITHM_V2}`
+    : 'not a JSON object';
+  return report(typeof algorithm === 'string' ? algorithm : 'unknown', 'operator', [
+    checkOf('format', problem, ''),
+  ]);
+}
+
+/** A tyche-seal-v2 as published, before or after its round. */
+export async function verifySeal(input: {
+  seal: unknown;
+  keys: unknown;
+  sha256: Sha256;
+  chains?: DrandChainInfo[];
+}): Promise<Report> {
+  const { seal, keys, sha256 } = input;
+  try {
+    const problem = sealFormatProblem(seal);
+    const checks: Check[] = [checkOf('format', problem, `readable as ${SEAL_TYPE}`)];
+    if (isRecord(seal)) checks.push(sealHashCheck(seal, sha256), sealSignatureCheck(seal, keys));
+    if (problem === null) checks.push(...sealBeaconChecks(seal as Seal, input.chains).checks);
+    return report(SEAL_TYPE, 'public', checks);
+  } catch (error) {
+    return failure(SEAL_TYPE, 'format', 'Format', error);
+  }
+}
+
+/** An entrant's receipt against the seal, and with the certificate whether that entrant won. */
+export async function verifyReceipt(input: {
+  receipt: ReceiptInput;
+  seal: unknown;
+  keys: unknown;
+  sha256: Sha256;
+  certificate?: unknown;
+  chains?: DrandChainInfo[];
+}): Promise<Report & { outcome?: Outcome }> {
+  try {
+    return verifyReceiptV2(input);
+  } catch (error) {
+    return failure(ALGORITHM_V2, 'format', 'Format', error);
+  }
+}

@@ -1,0 +1,195 @@
+// An entrant's own check (CONTRACT §7.8): its receipt against the signed seal, and, once drawn,
+// whether it won — computed from the seal and the drand round alone, so a withheld or altered
+// result cannot hide from the entrant.
+
+import type { Sha256 } from './digest.ts';
+import { drawSeedV2, pickV2 } from './draw-v2.ts';
+import { entrantLeafHash, SALT_BYTES } from './entrant-leaf.ts';
+import { fromHex, toHex } from './hex.ts';
+import { verifyInclusion } from './merkle.ts';
+import { type Check, guarded, HEX32, isCount, isRecord, type Report, report } from './report.ts';
+import { ALGORITHM_V2, type CertificateV2, type DrandChainInfo, type Seal } from './v2-types.ts';
+import {
+  checkOf,
+  sealBeaconChecks,
+  sealFormatProblem,
+  sealHashCheck,
+  sealSignatureCheck,
+  V2_LABELS,
+} from './verify-seal.ts';
+import { verifyCertificateV2 } from './verify-v2.ts';
+
+export interface ReceiptInput {
+  telegram_id: number;
+  salt: string;
+  leaf_hash?: string;
+  index: number;
+  count: number;
+  root: string;
+  proof: string[];
+  seal_id?: string;
+}
+
+export interface Outcome {
+  won: boolean;
+  /** 1-based, among winners then reserves, as the certificate numbers them. */
+  position?: number;
+  reserve?: boolean;
+}
+
+export interface VerifyReceiptInput {
+  receipt: ReceiptInput;
+  seal: unknown;
+  keys: unknown;
+  sha256: Sha256;
+  certificate?: unknown;
+  chains?: readonly DrandChainInfo[];
+}
+
+function receiptProblem(r: unknown): string | null {
+  if (!isRecord(r)) return 'the receipt is not a JSON object';
+  if (!isCount(r.telegram_id)) return 'receipt telegram_id is not a positive integer';
+  if (typeof r.salt !== 'string' || !new RegExp(`^[0-9a-f]{${2 * SALT_BYTES}}$`).test(r.salt)) {
+    return 'receipt salt is not 16 bytes of lower-case hex';
+  }
+  if (r.leaf_hash !== undefined && (typeof r.leaf_hash !== 'string' || !HEX32.test(r.leaf_hash))) {
+    return 'receipt leaf_hash is not 64 lower-case hex';
+  }
+  if (!Number.isSafeInteger(r.index) || (r.index as number) < 0)
+    return 'receipt index is not a non-negative integer';
+  if (!isCount(r.count)) return 'receipt count is not a positive integer';
+  if (typeof r.root !== 'string' || !HEX32.test(r.root)) return 'receipt root is not 64 lower-case hex';
+  if (!Array.isArray(r.proof) || !r.proof.every((p) => typeof p === 'string' && HEX32.test(p))) {
+    return 'receipt proof is not a list of 64 lower-case hex';
+  }
+  if (r.seal_id !== undefined && typeof r.seal_id !== 'string') return 'receipt seal_id is not a string';
+  return null;
+}
+
+function receiptChecks(r: ReceiptInput, seal: Seal, sha256: Sha256): Check[] {
+  const leaf = toHex(entrantLeafHash(fromHex(r.salt), r.telegram_id, sha256));
+  const leafProblem =
+    r.leaf_hash !== undefined && r.leaf_hash !== leaf
+      ? `salt and telegram_id hash to ${leaf}, not ${r.leaf_hash}`
+      : null;
+  const { count, root } = seal.entrants;
+  let sealProblem: string | null = null;
+  if (r.seal_id !== undefined && r.seal_id !== seal.seal_id)
+    sealProblem = `the receipt is for seal ${r.seal_id}, not ${seal.seal_id}`;
+  else if (r.count !== count) sealProblem = `the receipt says ${r.count} entrants, the seal ${count}`;
+  else if (r.root !== root) sealProblem = `the receipt's root ${r.root} is not the sealed root ${root}`;
+  const included = verifyInclusion(
+    fromHex(leaf),
+    r.index,
+    count,
+    r.proof.map(fromHex),
+    fromHex(root),
+    sha256,
+  );
+  return [
+    checkOf('receipt-leaf', leafProblem, `leaf_hash ${leaf}`),
+    checkOf('receipt-seal', sealProblem, `seal ${seal.seal_id}: ${count} entrants, root ${root}`),
+    checkOf(
+      'receipt-proof',
+      included ? null : `the proof does not put this entrant at index ${r.index} of the sealed list`,
+      `this entrant is index ${r.index} of the ${count} sealed entrants`,
+    ),
+  ];
+}
+
+function outcomeOf(
+  r: ReceiptInput,
+  seal: Seal,
+  cert: CertificateV2,
+  sha256: Sha256,
+): { check: Check; outcome: Outcome } {
+  const seed = drawSeedV2(seal.hash, fromHex(cert.beacon.randomness), sha256);
+  const { winners, reserves } = pickV2(
+    seed,
+    seal.entrants.count,
+    seal.giveaway.winners_count,
+    seal.giveaway.reserve_count,
+    sha256,
+  );
+  const w = winners.indexOf(r.index);
+  const v = reserves.indexOf(r.index);
+  const position = w >= 0 ? w + 1 : v >= 0 ? winners.length + v + 1 : undefined;
+  const outcome: Outcome =
+    position === undefined ? { won: false } : { won: w >= 0, position, reserve: v >= 0 };
+  if (position === undefined) {
+    return {
+      outcome,
+      check: checkOf(
+        'outcome',
+        null,
+        `not drawn: index ${r.index} is not among the ${winners.length + reserves.length} drawn`,
+      ),
+    };
+  }
+  const listed = [...cert.winners, ...cert.reserves][position - 1];
+  const leaf = toHex(entrantLeafHash(fromHex(r.salt), r.telegram_id, sha256));
+  const what = w >= 0 ? `winner ${position}` : `reserve (position ${position})`;
+  const problem =
+    listed?.leaf_hash === leaf
+      ? null
+      : `the draw makes this entrant ${what}, but the certificate lists someone else there`;
+  return { outcome, check: checkOf('outcome', problem, `drawn as ${what}, and listed so`) };
+}
+
+/** The receipt against the seal, and with the certificate the entrant's own outcome. Never throws on bad data. */
+export function verifyReceiptV2(input: VerifyReceiptInput): Report & { outcome?: Outcome } {
+  const { receipt, seal, keys, sha256 } = input;
+  const problem = sealFormatProblem(seal) ?? receiptProblem(receipt);
+  const checks: Check[] = [checkOf('format', problem, 'a readable receipt and tyche-seal-v2')];
+  if (isRecord(seal)) checks.push(sealHashCheck(seal, sha256), sealSignatureCheck(seal, keys));
+  if (problem !== null) return report(ALGORITHM_V2, 'public', checks);
+  const s = seal as Seal;
+  checks.push(...sealBeaconChecks(s, input.chains).checks);
+  checks.push(...guardedAll(() => receiptChecks(receipt, s, sha256)));
+  if (input.certificate === undefined) return report(ALGORITHM_V2, 'public', checks);
+
+  const certReport = verifyCertificateV2({
+    certificate: input.certificate,
+    keys,
+    sha256,
+    chains: input.chains,
+  });
+  const failed = certReport.checks.filter((c) => !c.ok).map((c) => c.label);
+  checks.push(
+    checkOf(
+      'certificate',
+      failed.length ? `failed: ${failed.join(', ')}` : null,
+      'every check of the certificate passes',
+    ),
+  );
+  const cert = input.certificate as CertificateV2;
+  const sameSeal = isRecord(cert) && isRecord(cert.seal) && cert.seal.hash === s.hash;
+  checks.push(
+    checkOf(
+      'certificate-seal',
+      sameSeal ? null : 'the certificate is not for this seal',
+      'the certificate draws from this seal',
+    ),
+  );
+  const beaconOk = ['format', 'beacon-signature', 'beacon-round'].every((id) =>
+    certReport.checks.some((c) => c.id === id && c.ok),
+  );
+  if (!sameSeal || !beaconOk) return report(ALGORITHM_V2, 'public', checks);
+  let outcome: Outcome | undefined;
+  checks.push(
+    guarded('outcome', V2_LABELS.outcome, () => {
+      const result = outcomeOf(receipt, s, cert, sha256);
+      outcome = result.outcome;
+      return result.check;
+    }),
+  );
+  return { ...report(ALGORITHM_V2, 'public', checks), outcome };
+}
+
+function guardedAll(run: () => Check[]): Check[] {
+  try {
+    return run();
+  } catch (error) {
+    return [checkOf('receipt-proof', `cannot be checked: ${(error as Error).message}`, '')];
+  }
+}
