@@ -7,6 +7,7 @@ import {
   isIgnorable,
   primaryFace,
 } from './pdf-fonts.ts';
+import { wordFont } from './pdf-word-font.ts';
 import { type BidiClass, bidiClass, visualOrder } from './text-bidi.ts';
 
 export interface TextBox {
@@ -142,6 +143,8 @@ interface Piece {
   text: string;
   /** Advance only: spaces between right-to-left words. */
   blank: boolean;
+  /** A right-to-left word: drawn with the face's word view so its text copies correctly. */
+  word: boolean;
 }
 
 /**
@@ -163,9 +166,9 @@ function piecesOf(line: Cluster[], base: 0 | 1): Piece[] {
       j++;
     const group = order.slice(i, j).map((k) => line[k]);
     if (levels[order[i]] % 2 === 0) {
-      pieces.push({ face: first.face, text: group.map((c) => c.text).join(''), blank: false });
+      pieces.push({ face: first.face, text: group.map((c) => c.text).join(''), blank: false, word: false });
     } else if (!group.some((c) => c.bidi === 'R')) {
-      for (const c of group) pieces.push({ face: c.face, text: c.text, blank: c.space });
+      for (const c of group) pieces.push({ face: c.face, text: c.text, blank: c.space, word: false });
     } else {
       let word: Cluster[] = [];
       const flush = () => {
@@ -177,13 +180,14 @@ function piecesOf(line: Cluster[], base: 0 | 1): Piece[] {
               .map((c) => c.text)
               .join(''),
             blank: false,
+            word: true,
           });
         word = [];
       };
       for (const c of group) {
         if (c.space) {
           flush();
-          pieces.push({ face: c.face, text: c.text, blank: true });
+          pieces.push({ face: c.face, text: c.text, blank: true, word: false });
         } else word.push(c);
       }
       flush();
@@ -195,16 +199,17 @@ function piecesOf(line: Cluster[], base: 0 | 1): Piece[] {
 
 const registered = new WeakMap<PDFKit.PDFDocument, Set<string>>();
 
-function useFace(doc: PDFKit.PDFDocument, face: Face): void {
+function useFace(doc: PDFKit.PDFDocument, face: Face, word: boolean): void {
   let keys = registered.get(doc);
   if (!keys) {
     keys = new Set();
     registered.set(doc, keys);
   }
+  const key = word ? `${face.key}-words` : face.key;
   // pdfkit accepts a parsed fontkit font (anything with `layout`); its types only name files.
-  if (!keys.has(face.key)) doc.registerFont(face.key, face.font as unknown as Buffer);
-  keys.add(face.key);
-  doc.font(face.key);
+  if (!keys.has(key)) doc.registerFont(key, (word ? wordFont(face.font) : face.font) as unknown as Buffer);
+  keys.add(key);
+  doc.font(key);
 }
 
 interface Layout {
@@ -251,7 +256,7 @@ export async function drawText(doc: PDFKit.PDFDocument, text: string, box: TextB
     const baseline = y + size * 1.02;
     for (const [k, piece] of pieces.entries()) {
       if (!piece.blank && piece.text.trim() !== '') {
-        useFace(doc, piece.face);
+        useFace(doc, piece.face, piece.word);
         doc.fontSize(size).text(piece.text, cursor, baseline, { lineBreak: false, baseline: 'alphabetic' });
       }
       cursor += widths[k];
