@@ -1,38 +1,19 @@
 import { type Html, html, layout } from '../http/html.ts';
+import { OPERATOR_TRUST_LABEL } from '../proof/report.ts';
+import type { CertificateV2 } from '../proof/v2-types.ts';
 import type { Certificate } from '../proof/verify-draw.ts';
+import { DRAND_URL } from '../randomness/sources/drand.source.ts';
 import { VERIFY_SCRIPT_URL } from './browser-modules.ts';
-import { describeSource, formatUtc, sourceReferenceUrl } from './certificate-text.ts';
+import { describeSource, sourceReferenceUrl } from './certificate-text.ts';
+import { hex, PAGE_STYLE, time } from './page-parts.ts';
+import { type CertificateV2Urls, renderCertificateV2Body } from './verify-page-v2.ts';
 
-export interface CertificateUrls {
-  page: string;
-  json: string;
-  pdf: string;
-  keys: string;
-}
+/** The relay defaults to the public drand service; the server passes its own DRAND_URL. */
+export type CertificateUrls = Omit<CertificateV2Urls, 'relay'> & { relay?: string };
+export type AnyCertificate = Certificate | CertificateV2;
 
-const PAGE_STYLE = `
-header{margin-bottom:1.5rem}.eyebrow{margin:0;color:var(--muted);font-size:.9rem;text-transform:uppercase;letter-spacing:.05em}
-h1{margin:.2rem 0 .5rem;font-size:1.8rem;line-height:1.25;overflow-wrap:anywhere}h2{font-size:1.25rem;margin:2rem 0 .5rem}
-dl{display:grid;grid-template-columns:minmax(9rem,14rem) 1fr;gap:.35rem 1rem;margin:0}
-dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
-@media (max-width:36rem){dl{grid-template-columns:1fr}dd{margin-bottom:.5rem}h1{font-size:1.45rem}}
-.table-wrap{overflow-x:auto}td{overflow-wrap:anywhere}td.mono{white-space:nowrap}caption{text-align:left;color:var(--muted);padding:.25rem 0}
-button{font:inherit;font-weight:600;min-height:44px;padding:.5rem 1.25rem;border-radius:.4rem;border:0;background:var(--accent);color:var(--bg);cursor:pointer}
-button:disabled{opacity:.6;cursor:progress}button:focus-visible,a:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
-#verify{border:1px solid var(--line);border-radius:.5rem;padding:0 1rem 1rem;margin-top:2rem}
-.verdict{font-weight:700;font-size:1.1rem}.ok{color:var(--ok)}.bad{color:var(--bad)}
-#verify-checks{list-style:none;padding:0}.check{display:grid;grid-template-columns:1.4rem 1fr;padding:.35rem 0;border-bottom:1px solid var(--line);overflow-wrap:anywhere}
-.check .mark{font-weight:700}.check .detail{grid-column:2;color:var(--fg);font-size:.9rem}
-footer{margin-top:2rem;color:var(--muted);font-size:.9rem}
-:root{--ok:#1a7f37;--bad:#c0212b}@media (prefers-color-scheme:dark){:root{--ok:#3fb950;--bad:#ff7b72}}`;
-
-function hex(value: unknown): Html {
-  return html`<code class="mono">${value ?? '—'}</code>`;
-}
-
-function time(iso: string): Html {
-  return html`<time datetime="${iso}">${formatUtc(iso)}</time>`;
-}
+export const isCertificateV2 = (cert: AnyCertificate): cert is CertificateV2 =>
+  cert.algorithm === 'tyche-draw-v2';
 
 function reference(cert: Certificate): Html {
   const r = cert.randomness;
@@ -60,11 +41,14 @@ function beaconRows(cert: Certificate): Html | string {
 <dt>How R was made</dt><dd>R = SHA-256(beacon value ‖ system entropy): the beacon is public, the fresh entropy makes R unpredictable.</dd>`;
 }
 
-export function renderCertificatePage(cert: Certificate, urls: CertificateUrls): string {
+function renderCertificateV1Body(cert: Certificate, urls: CertificateUrls): Html {
   const r = cert.randomness;
-  const body = html`<main>
-<header><p class="eyebrow">Tyche draw certificate</p><h1>${cert.title}</h1>
-<p>Certificate <code>${cert.certificate_id}</code> for giveaway <code>${cert.public_id}</code>, drawn on ${time(cert.drawn_at)}.</p></header>
+  return html`<main>
+<header><p class="eyebrow">Tyche draw certificate · instant draw</p><h1>${cert.title}</h1>
+<p>Certificate <code>${cert.certificate_id}</code> for giveaway <code>${cert.public_id}</code>, drawn on ${time(cert.drawn_at)}.</p>
+<p class="notice" data-trust="operator"><strong>Operator-trusted draw:</strong> ${OPERATOR_TRUST_LABEL}. The arithmetic below can be
+checked by anyone, but not that the randomness was obtained once and not chosen: this giveaway was drawn instantly
+(${cert.algorithm}), without a sealed list and a public round.</p></header>
 
 <section aria-labelledby="winners-heading"><h2 id="winners-heading">Winners</h2>${winnersTable(cert)}</section>
 
@@ -96,18 +80,25 @@ ${beaconRows(cert)}
 <h2 id="verify-heading">Check it yourself</h2>
 <p>With JavaScript on, the button below re-runs the checks in your browser with the same code the server uses: the hash of the
 certificate, its Ed25519 signature against the <a href="${urls.keys}">published keys</a>, the seed and the
-choice of every winner. No account or key is needed.</p>
+choice of every winner. No account or key is needed. Whatever the checks say, ${OPERATOR_TRUST_LABEL}.</p>
 <button type="button" id="verify-button" hidden>Verify this draw</button>
-<div id="verify-result" aria-live="polite"><p id="verify-status"></p><ul id="verify-checks"></ul></div>
+<div id="verify-result" aria-live="polite"><p id="verify-status"></p><ul id="verify-checks" class="checks"></ul></div>
 <p>From a terminal, with the participant list if you have it: <code class="mono">npx tyche verify ${urls.page} --participants participants.csv</code></p>
 <p>Downloads: <a href="${urls.json}" type="application/json">certificate (JSON)</a> · <a href="${urls.pdf}" type="application/pdf">certificate (PDF)</a></p>
 </section>
 </main>
 <footer><p>Tyche · <a href="/docs/draw-algorithm">how the draw works</a> · <a href="${urls.keys}">signing keys</a></p></footer>`;
-  const head = html`<meta name="description" content="${`Draw certificate ${cert.certificate_id}: ${cert.title}`}">
+}
+
+export function renderCertificatePage(cert: AnyCertificate, urls: CertificateUrls): string {
+  const body = isCertificateV2(cert)
+    ? renderCertificateV2Body(cert, { ...urls, relay: urls.relay ?? DRAND_URL })
+    : renderCertificateV1Body(cert, urls);
+  const title = isCertificateV2(cert) ? cert.seal.giveaway.title : cert.title;
+  const head = html`<meta name="description" content="${`Draw certificate ${cert.certificate_id}: ${title}`}">
 <link rel="alternate" type="application/json" href="${urls.json}"><script type="module" src="${VERIFY_SCRIPT_URL}"></script>`;
   return layout({
-    title: `${cert.title} — draw certificate ${cert.certificate_id}`,
+    title: `${title} — draw certificate ${cert.certificate_id}`,
     body,
     head,
     style: PAGE_STYLE,

@@ -3,15 +3,21 @@ import { Type } from 'typebox';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { PAGE_CSP } from '../http/html.ts';
-import { type Certificate, KEYS_PATH } from '../proof/verify-draw.ts';
+import { KEYS_PATH } from '../proof/verify-draw.ts';
 import { algorithmPage } from './algorithm-doc.ts';
 import { ASSET_PREFIX, browserModule, browserModuleNames } from './browser-modules.ts';
 import { renderCertificatePdf } from './certificate-pdf.ts';
-import { renderCertificatePage, renderNotFoundPage } from './verify-page.ts';
+import { pageCsp } from './page-parts.ts';
+import {
+  type AnyCertificate,
+  isCertificateV2,
+  renderCertificatePage,
+  renderNotFoundPage,
+} from './verify-page.ts';
 
 /** Reads sealed certificates; the giveaway service provides it. */
 export interface CertificateLookup {
-  get(certificateId: string): Promise<Certificate | undefined>;
+  get(certificateId: string): Promise<AnyCertificate | undefined>;
 }
 
 const MAX_ID_LENGTH = 128;
@@ -42,11 +48,11 @@ export function prefersJson(accept: string | undefined): boolean {
   return json.q > page.q || (json.q === page.q && json.exact && !page.exact);
 }
 
-function sendPage(reply: FastifyReply, status: number, page: string) {
+function sendPage(reply: FastifyReply, status: number, page: string, csp = PAGE_CSP) {
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
-    .header('content-security-policy', PAGE_CSP)
+    .header('content-security-policy', csp)
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer')
     .send(page);
@@ -103,9 +109,17 @@ export const verifyRoutes: FastifyPluginAsync<{ config: Config; certificates: Ce
           .header('content-disposition', `inline; filename="${filename}"`)
           .send(pdf);
       }
-      const urls = { page: `${base}${path}`, json: `${path}.json`, pdf: `${path}.pdf`, keys: KEYS_PATH };
+      const urls = {
+        page: `${base}${path}`,
+        json: `${path}.json`,
+        pdf: `${path}.pdf`,
+        keys: KEYS_PATH,
+        relay: config.DRAND_URL,
+      };
       reply.header('cache-control', CACHE);
-      return sendPage(reply, 200, renderCertificatePage(cert, urls));
+      // A v2 page's script reads the drand round from the relay itself: CSP allows that one origin.
+      const csp = isCertificateV2(cert) ? pageCsp(config.DRAND_URL) : PAGE_CSP;
+      return sendPage(reply, 200, renderCertificatePage(cert, urls), csp);
     },
   );
 
