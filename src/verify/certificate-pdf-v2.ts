@@ -97,26 +97,18 @@ export async function renderCertificatePdfV2(
   ]);
 
   y = await drawHeading(doc, y + 6, 'Winners, in draw order');
-  y = await drawTable(
-    doc,
-    y,
-    COLUMNS,
-    cert.winners.map(cells),
-    (hidden) => `… and ${hidden} more winners: see ${pageUrl}`,
-  );
-  if (cert.reserves.length > 0) {
-    if (y < TABLE_BOTTOM - 40) {
-      y = await drawHeading(doc, y + 6, 'Reserves, in order: each takes the place of a winner who drops out');
-      await drawTable(
-        doc,
-        y,
-        COLUMNS,
-        cert.reserves.map(cells),
-        (hidden) => `… and ${hidden} more reserves: see ${pageUrl}`,
-      );
-    } else {
-      await drawHeading(doc, y + 2, `… and ${cert.reserves.length} reserves: see ${pageUrl}`);
-    }
+  const reserves = cert.reserves.map(cells);
+  // With reserves to follow, the winners leave room for at least the line that points to them.
+  const winnersBottom = reserves.length > 0 ? TABLE_BOTTOM - 12 : TABLE_BOTTOM;
+  const moreWinners = (hidden: number) => `… and ${hidden} more winners: see ${pageUrl}`;
+  y = await drawTable(doc, y, COLUMNS, cert.winners.map(cells), moreWinners, winnersBottom);
+  const moreReserves = (hidden: number) =>
+    `… and ${hidden} ${hidden < reserves.length ? 'more ' : ''}reserves: see ${pageUrl}`;
+  if (reserves.length > 0 && y + 60 < TABLE_BOTTOM) {
+    y = await drawHeading(doc, y + 6, 'Reserves, in order: each takes the place of a winner who drops out');
+    await drawTable(doc, y, COLUMNS, reserves, moreReserves);
+  } else if (reserves.length > 0) {
+    await drawTable(doc, y, COLUMNS, reserves, moreReserves);
   }
   await drawFooter(
     doc,

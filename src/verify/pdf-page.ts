@@ -63,6 +63,7 @@ export async function drawHeader(
     size: 17,
     maxLines: 3,
     lineHeight: 21,
+    direction: 'auto',
   });
   doc.fillColor('#222');
   y += 3;
@@ -150,10 +151,11 @@ export async function drawTable(
   columns: Column[],
   rows: string[][],
   more: (hidden: number) => string,
+  bottom = TABLE_BOTTOM,
 ): Promise<number> {
   const rowHeight = 11.5;
   // Too little room for a header and one row: a single line says where the rows are.
-  if (y + 2 * rowHeight + 1 > TABLE_BOTTOM) {
+  if (y + 2 * rowHeight + 1 > bottom) {
     doc.fillColor('#000');
     await drawText(doc, more(rows.length), {
       x: LEFT,
@@ -185,7 +187,7 @@ export async function drawTable(
     .lineWidth(0.5)
     .strokeColor('#999')
     .stroke();
-  const fits = Math.max(1, Math.floor((TABLE_BOTTOM - y) / rowHeight));
+  const fits = Math.max(1, Math.floor((bottom - y) / rowHeight));
   const shown = rows.length <= fits ? rows.length : fits - 1;
   for (const row of rows.slice(0, shown)) {
     x = LEFT;

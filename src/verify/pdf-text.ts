@@ -20,6 +20,11 @@ export interface TextBox {
   maxLines?: number;
   align?: 'left' | 'center' | 'right';
   lineHeight?: number;
+  /**
+   * The paragraph direction: left to right (labels, table cells, an `@name`) or, for free text
+   * such as a title, that of its first letter.
+   */
+  direction?: 'ltr' | 'auto';
 }
 
 interface Cluster {
@@ -228,7 +233,8 @@ async function layout(text: string, box: Omit<TextBox, 'x' | 'y'>): Promise<Layo
     lines[lines.length - 1] = await ellipsize(lines[lines.length - 1], width, style, size);
   }
   const firstStrong = clusters.find((c) => c.bidi === 'L' || c.bidi === 'R');
-  return { lines, base: firstStrong?.bidi === 'R' ? 1 : 0, lineHeight: box.lineHeight ?? size * 1.3 };
+  const base = box.direction === 'auto' && firstStrong?.bidi === 'R' ? 1 : 0;
+  return { lines, base, lineHeight: box.lineHeight ?? size * 1.3 };
 }
 
 /** The height `drawText` would take for the same text and box. */
@@ -250,12 +256,12 @@ export async function drawText(doc: PDFKit.PDFDocument, text: string, box: TextB
     const pieces = piecesOf(line, base);
     const widths = pieces.map((p) => advance(p.face, p.text, size));
     const total = widths.reduce((a, b) => a + b, 0);
-    const align = box.align ?? (base === 1 ? 'right' : 'left');
+    const align = box.align ?? 'left';
     let cursor = align === 'center' ? x + (width - total) / 2 : align === 'right' ? x + width - total : x;
     // A baseline shared by every face, whatever each one's ascender.
     const baseline = y + size * 1.02;
     for (const [k, piece] of pieces.entries()) {
-      if (!piece.blank && piece.text.trim() !== '') {
+      if (!piece.blank && piece.text !== '') {
         useFace(doc, piece.face, piece.word);
         doc.fontSize(size).text(piece.text, cursor, baseline, { lineBreak: false, baseline: 'alphabetic' });
       }
