@@ -1,0 +1,64 @@
+// How the pages' scripts show a verifier's checks: one line each, passed or FAILED, plus notes
+// for what could not be asked (a relay that did not answer) without counting it as a failure.
+// Browser only: it writes to the DOM, and only with textContent, so no check detail is ever markup.
+
+import type { Check } from '../proof/report.ts';
+
+export interface ShownCheck {
+  label: string;
+  state: 'ok' | 'bad' | 'note';
+  detail: string;
+}
+
+export const shownCheck = (check: Check): ShownCheck => ({
+  label: check.label,
+  state: check.ok ? 'ok' : 'bad',
+  detail: check.detail,
+});
+
+export const note = (label: string, detail: string): ShownCheck => ({ label, state: 'note', detail });
+
+const MARK = { ok: '✓', bad: '✗', note: '•' } as const;
+const SUFFIX = { ok: ': passed', bad: ': FAILED', note: '' } as const;
+
+export function renderChecks(list: HTMLElement, checks: readonly ShownCheck[]): void {
+  list.replaceChildren(
+    ...checks.map((check) => {
+      const item = document.createElement('li');
+      item.className = `check ${check.state}`;
+      const mark = document.createElement('span');
+      mark.className = 'mark';
+      mark.setAttribute('aria-hidden', 'true');
+      mark.textContent = MARK[check.state];
+      const label = document.createElement('strong');
+      label.textContent = `${check.label}${SUFFIX[check.state]}`;
+      const detail = document.createElement('span');
+      detail.className = 'detail';
+      detail.textContent = check.detail;
+      item.append(mark, ' ', label, ' ', detail);
+      return item;
+    }),
+  );
+}
+
+export async function fetchJson(url: string): Promise<unknown> {
+  const response = await fetch(url, {
+    headers: { accept: 'application/json' },
+    credentials: 'omit',
+    cache: 'no-store',
+  });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  return response.json();
+}
+
+/** The JSON, or undefined for a 404; anything else is an error. */
+export async function fetchJsonOr404(url: string): Promise<unknown> {
+  const response = await fetch(url, {
+    headers: { accept: 'application/json' },
+    credentials: 'omit',
+    cache: 'no-store',
+  });
+  if (response.status === 404) return undefined;
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  return response.json();
+}

@@ -1,0 +1,108 @@
+// The "Verify this draw" button of /verify/{id}, for v1 and v2 certificates. Browser only (bundled):
+// it runs proof/verifier.ts, the one verifier the server and the CLI run too, and for a v2 draw
+// reads the drand round from the relay itself. It sends no credentials: the proof is public.
+
+import { sha256 } from '@noble/hashes/sha2.js';
+import { isRecord } from '../proof/report.ts';
+import { ALGORITHM_V2 } from '../proof/v2-types.ts';
+import { OPERATOR_TRUST_LABEL, verifyCertificate } from '../proof/verifier.ts';
+import { fetchJson, note, renderChecks, type ShownCheck, shownCheck } from './check-list.ts';
+import { chainsFor, relayRound } from './relay-fetch.ts';
+
+/** The rows the server rendered, so what a visitor reads is tied to what was verified. */
+function checkPage(section: HTMLElement, certificate: unknown): ShownCheck {
+  const label = 'This page shows the certificate';
+  const cert = isRecord(certificate) ? certificate : {};
+  const rows = (kind: string) =>
+    Array.from(document.querySelectorAll<HTMLElement>(`[data-${kind}-position]`), (row) => ({
+      position: row.getAttribute(`data-${kind}-position`) ?? '',
+      telegramId: row.dataset.telegramId ?? '',
+    }));
+  const same = (kind: string, listed: unknown) => {
+    const shown = rows(kind);
+    const list = Array.isArray(listed) ? (listed as Record<string, unknown>[]) : [];
+    return (
+      shown.length === list.length &&
+      shown.every(
+        (w, i) => w.position === String(list[i]?.position) && w.telegramId === String(list[i]?.telegram_id),
+      )
+    );
+  };
+  const reservesOk = cert.algorithm !== ALGORITHM_V2 || same('reserve', cert.reserves);
+  return section.dataset.hash === cert.hash && same('winner', cert.winners) && reservesOk
+    ? { label, state: 'ok', detail: 'the hash and winners on this page are those of the signed certificate' }
+    : { label, state: 'bad', detail: 'the hash or winners on this page differ from the certificate' };
+}
+
+/** A v2 certificate: the chain's key and the round, both read from the relay by this browser. */
+async function relayInputs(section: HTMLElement, certificate: unknown) {
+  const beacon = isRecord(certificate) && isRecord(certificate.beacon) ? certificate.beacon : undefined;
+  const relay = section.dataset.relay;
+  if (!relay || !beacon || typeof beacon.chain_hash !== 'string' || typeof beacon.round !== 'number') {
+    return { chains: [], notes: [] as ShownCheck[], beaconRecord: undefined };
+  }
+  const [{ chains, notes }, round] = await Promise.all([
+    chainsFor(relay, beacon.chain_hash),
+    relayRound(relay, beacon.chain_hash, beacon.round),
+  ]);
+  if (round.problem !== undefined) {
+    notes.push(note('drand relay record', `not compared: could not read ${round.url}: ${round.problem}`));
+  }
+  return { chains, notes, beaconRecord: round.record };
+}
+
+async function run(section: HTMLElement, button: HTMLButtonElement): Promise<void> {
+  const status = document.getElementById('verify-status')!;
+  const list = document.getElementById('verify-checks')!;
+  const result = document.getElementById('verify-result')!;
+  button.disabled = true;
+  result.setAttribute('aria-busy', 'true');
+  status.className = '';
+  status.textContent = 'Verifying…';
+  list.replaceChildren();
+  try {
+    const [certificate, keys] = await Promise.all([
+      fetchJson(section.dataset.certificateUrl!),
+      fetchJson(section.dataset.keysUrl!),
+    ]);
+    const v2 = isRecord(certificate) && certificate.algorithm === ALGORITHM_V2;
+    const extra = v2 ? await relayInputs(section, certificate) : undefined;
+    const report = await verifyCertificate({
+      certificate,
+      keys,
+      sha256,
+      chains: extra?.chains,
+      beaconRecord: extra?.beaconRecord,
+    });
+    const checks = [
+      checkPage(section, certificate),
+      ...report.checks.map(shownCheck),
+      ...(extra?.notes ?? []),
+    ];
+    const counted = checks.filter((c) => c.state !== 'note');
+    const failed = counted.filter((c) => c.state === 'bad').length;
+    renderChecks(list, checks);
+    const operator = report.trust === 'operator';
+    status.className = failed === 0 ? (operator ? 'verdict' : 'verdict ok') : 'verdict bad';
+    if (failed > 0) {
+      status.textContent = `Invalid: ${failed} of ${counted.length} checks failed. Do not trust this result.${operator ? ` Even a valid ${report.algorithm} certificate means ${OPERATOR_TRUST_LABEL}.` : ''}`;
+    } else if (operator) {
+      status.textContent = `The certificate checks out (all ${counted.length} checks passed in your browser), but ${OPERATOR_TRUST_LABEL}.`;
+    } else {
+      status.textContent = `Valid draw: all ${counted.length} checks passed in your browser. The winners follow from the sealed list and the public drand round alone.`;
+    }
+  } catch (error) {
+    status.className = 'verdict bad';
+    status.textContent = `Could not verify: ${(error as Error).message}`;
+  } finally {
+    result.removeAttribute('aria-busy');
+    button.disabled = false;
+  }
+}
+
+const section = document.getElementById('verify');
+const button = document.getElementById('verify-button');
+if (section && button instanceof HTMLButtonElement) {
+  button.hidden = false;
+  button.addEventListener('click', () => void run(section, button));
+}
