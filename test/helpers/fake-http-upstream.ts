@@ -91,6 +91,8 @@ export async function startFakeServer<M extends string>(
     res.writeHead(reply.status, {
       'content-type': reply.contentType ?? 'text/plain; charset=utf-8',
       'content-length': Buffer.byteLength(body),
+      // Public relays and beacons answer any origin, so pages may read them from the browser.
+      'access-control-allow-origin': '*',
       // No keep-alive: every request opens a connection, so `refuse` is a real ECONNREFUSED and not
       // a pooled socket found closed.
       connection: 'close',
