@@ -96,8 +96,28 @@ function trimEnd(line: Cluster[]): Cluster[] {
   return line.slice(0, end);
 }
 
-/** Greedy line filling at spaces and CJK boundaries; a word longer than a line is cut anywhere. */
-function wrap(clusters: Cluster[], width: number, size: number): Cluster[][] {
+/** How many clusters from the start fit in `width` (at least one), by bisection. */
+function fitting(clusters: Cluster[], width: number, size: number): number {
+  let lo = 1;
+  let hi = clusters.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (runWidth(trimEnd(clusters.slice(0, mid)), size) <= width) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * Greedy line filling at spaces and CJK boundaries; a word longer than a line is cut anywhere.
+ * Stops once there are more than `maxLines` lines: the rest would be cut anyway.
+ */
+function wrap(
+  clusters: Cluster[],
+  width: number,
+  size: number,
+  maxLines = Number.POSITIVE_INFINITY,
+): Cluster[][] {
   const words: Cluster[][] = [];
   for (const c of clusters) {
     const last = words.at(-1);
@@ -109,6 +129,7 @@ function wrap(clusters: Cluster[], width: number, size: number): Cluster[][] {
   }
   const lines: Cluster[][] = [[]];
   for (const word of words) {
+    if (lines.length > maxLines) break;
     if (word[0].newline) {
       lines.push([]);
       continue;
@@ -122,14 +143,11 @@ function wrap(clusters: Cluster[], width: number, size: number): Cluster[][] {
     if (runWidth(trimEnd(line), size) <= width) continue;
     // The line holds this word alone and it still overflows: cut it between clusters.
     lines.pop();
-    let current: Cluster[] = [];
-    lines.push(current);
-    for (const c of word) {
-      if (current.length > 0 && !c.space && runWidth([...current, c], size) > width) {
-        current = [];
-        lines.push(current);
-      }
-      current.push(c);
+    let rest = word;
+    while (rest.length > 0 && lines.length <= maxLines) {
+      const n = fitting(rest, width, size);
+      lines.push(rest.slice(0, n));
+      rest = rest.slice(n);
     }
   }
   return lines.map(trimEnd);
@@ -227,7 +245,7 @@ async function layout(text: string, box: Omit<TextBox, 'x' | 'y'>): Promise<Layo
   const { width, style, size } = box;
   const clean = text.replace(/\r\n?/g, '\n').replace(/[^\P{Cc}\n\t]/gu, '');
   const clusters = await clustersOf(clean, style, cjkHint(clean));
-  let lines = wrap(clusters, width, size);
+  let lines = wrap(clusters, width, size, box.maxLines);
   if (box.maxLines !== undefined && lines.length > box.maxLines) {
     lines = lines.slice(0, box.maxLines);
     lines[lines.length - 1] = await ellipsize(lines[lines.length - 1], width, style, size);

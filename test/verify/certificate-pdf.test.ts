@@ -81,6 +81,21 @@ describe('the PDF certificate in any script', () => {
     assertNoBoxes(pdf, 'usernames');
   });
 
+  test('a long title keeps three lines and a long name one cell, each ending in an ellipsis', async () => {
+    const title = `${'抽奖活动 Розыгрыш '.repeat(12)}lastword`;
+    const name = 'ع'.repeat(200);
+    const cert = sampleCertificateV2({ title, entrants: manyEntrants(3, () => name), winnersCount: 3 });
+    const { pdf } = await renderV2(cert);
+    assert.equal(pdf.pages, 1);
+    const lines = pdf.text.split('\n');
+    const first = lines.findIndex((line) => line.startsWith('抽奖活动'));
+    assert.ok(first > 0, pdf.text);
+    assert.ok(lines[first + 2].endsWith('…'), lines.slice(first, first + 3).join(' / '));
+    assert.ok(!pdf.text.includes('lastword'));
+    assert.equal(lines.filter((line) => line.includes('@') && line.includes('…')).length, 3);
+    assertNoBoxes(pdf, 'long texts');
+  });
+
   test('a character no packaged font has still renders the rest of the page', async () => {
     const { pdf } = await renderV2(sampleCertificateV2({ title: 'Ancient 𓀀 giveaway' }));
     assert.equal(pdf.pages, 1);
