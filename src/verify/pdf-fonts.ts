@@ -203,7 +203,7 @@ const chosen = new Map<string, Choice | null>();
 
 /**
  * The face that draws a grapheme cluster: the first in the style's chain with a glyph for every
- * code point, else for every visible one; undefined when no packaged font has it.
+ * code point, else for every visible one, else for the first; undefined when no font has it.
  */
 export async function faceFor(cluster: string, style: FontStyle, hint: CjkHint): Promise<Face | undefined> {
   const memo = `${style}\u0000${hint}\u0000${cluster}`;
@@ -219,6 +219,8 @@ export async function faceFor(cluster: string, style: FontStyle, hint: CjkHint):
         points.filter((cp) => !isIgnorable(cp)),
         weight,
       )) ??
+      // No font has the whole cluster: at least its base character is drawn.
+      (await firstCovering(families, points.slice(0, 1), weight)) ??
       null;
     if (chosen.size > 8192) chosen.clear();
     chosen.set(memo, choice);

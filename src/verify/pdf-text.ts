@@ -268,13 +268,13 @@ export async function textHeight(text: string, box: Omit<TextBox, 'x' | 'y'>): P
 export async function drawText(doc: PDFKit.PDFDocument, text: string, box: TextBox): Promise<number> {
   const { x, width, size } = box;
   const { lines, base, lineHeight } = await layout(text, box);
+  const align = box.align ?? 'left';
   const [docX, docY] = [doc.x, doc.y];
   let y = box.y;
   for (const line of lines) {
     const pieces = piecesOf(line, base);
     const widths = pieces.map((p) => advance(p.face, p.text, size));
     const total = widths.reduce((a, b) => a + b, 0);
-    const align = box.align ?? 'left';
     let cursor = align === 'center' ? x + (width - total) / 2 : align === 'right' ? x + width - total : x;
     // A baseline shared by every face, whatever each one's ascender.
     const baseline = y + size * 1.02;
@@ -290,9 +290,4 @@ export async function drawText(doc: PDFKit.PDFDocument, text: string, box: TextB
   doc.x = docX;
   doc.y = docY;
   return y;
-}
-
-/** The width `text` takes on one line, for laying out around it. */
-export async function measureText(text: string, style: FontStyle, size: number): Promise<number> {
-  return runWidth(await clustersOf(text, style, cjkHint(text)), size);
 }
