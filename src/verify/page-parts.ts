@@ -24,8 +24,9 @@ button:disabled{opacity:.6;cursor:progress}button:focus-visible,a:focus-visible,
 details{border-bottom:1px solid var(--line);padding:.4rem 0}summary{cursor:pointer;font-weight:600;overflow-wrap:anywhere}
 ol.hashes{margin:.3rem 0;padding-left:1.6rem}ol.hashes li{font-family:ui-monospace,monospace;font-size:.85em;overflow-wrap:anywhere}
 footer{margin-top:2rem;color:var(--muted);font-size:.9rem}
-:root{--ok:#1a7f37;--bad:#c0212b;--warn:#9a6700;--warn-bg:#fff8c5;--ok-bg:#dafbe1}
-@media (prefers-color-scheme:dark){:root{--ok:#3fb950;--bad:#ff7b72;--warn:#d29922;--warn-bg:#2b2111;--ok-bg:#12261e}}`;
+[hidden]{display:none!important}
+:root{--ok:#1a7f37;--bad:#c0212b;--warn:#9a6700;--warn-bg:#fff8c5;--ok-bg:#dafbe1;--bad-bg:#ffebe9}
+@media (prefers-color-scheme:dark){:root{--ok:#3fb950;--bad:#ff7b72;--warn:#d29922;--warn-bg:#2b2111;--ok-bg:#12261e;--bad-bg:#2d1214}}`;
 
 export function hex(value: unknown): Html {
   return html`<code class="mono">${value ?? '—'}</code>`;

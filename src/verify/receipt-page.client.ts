@@ -57,15 +57,16 @@ interface Verdict {
 
 function finish(v: Verdict): void {
   renderChecks($('receipt-checks'), v.checks);
+  $('receipt-checks-heading').hidden = v.checks.length === 0;
   const counted = v.checks.filter((c) => c.state !== 'note');
   const failed = counted.filter((c) => c.state === 'bad').length;
+  $('receipt-summary').className = failed === 0 ? 'summary ok' : 'summary bad';
   if (failed === 0) show('receipt-status', v.summary, 'verdict ok');
-  else
-    show(
-      'receipt-status',
-      `${failed} of ${counted.length} checks failed: do not trust this result.`,
-      'verdict bad',
-    );
+  else {
+    const names = counted.filter((c) => c.state === 'bad').map((c) => c.label);
+    const text = `${failed} of ${counted.length} checks failed (${names.join(', ')}): do not trust this result.`;
+    show('receipt-status', text, 'verdict bad');
+  }
 }
 
 /** After the draw: the certificate, re-checked, and the round as the relay serves it. */
@@ -202,7 +203,7 @@ async function check(code: ReceiptCode): Promise<void> {
     const winnersDrawn = Math.min(seal.giveaway.winners_count, seal.entrants.count);
     const { text, won } = outcomeSentence(report.outcome, winnersDrawn);
     show('receipt-outcome', text, won ? 'outcome won' : 'outcome');
-    summary = `Every check passed in your browser: you are in the sealed list, and the draw was re-run here from the seal and drand round ${seal.beacon.round}.`;
+    summary = `Every check passed in your browser: the draw was re-run here from the seal and drand round ${seal.beacon.round}.`;
   }
   finish({ checks, summary });
 }
@@ -214,6 +215,8 @@ async function start(): Promise<void> {
   show('receipt-outcome', '');
   facts([]);
   $('receipt-checks').replaceChildren();
+  $('receipt-checks-heading').hidden = true;
+  $('receipt-summary').className = 'summary';
   const parsed = location.hash.length > 1 ? parseReceiptCode(location.hash) : 'no receipt code';
   const form = $('receipt-code-form');
   if (typeof parsed === 'string') {
@@ -234,6 +237,7 @@ async function start(): Promise<void> {
   try {
     await check(parsed);
   } catch (error) {
+    $('receipt-summary').className = 'summary bad';
     show('receipt-status', `Could not check: ${(error as Error).message}`, 'verdict bad');
   } finally {
     result.removeAttribute('aria-busy');
@@ -256,6 +260,7 @@ $('receipt-code-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const parsed = parseReceiptCode(($('receipt-code') as HTMLInputElement).value);
   if (typeof parsed === 'string') {
+    $('receipt-summary').className = 'summary bad';
     show('receipt-status', `That is not a receipt code: ${parsed}.`, 'verdict bad');
     return;
   }

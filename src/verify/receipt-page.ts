@@ -8,8 +8,10 @@ const RECEIPT_STYLE = `
 #receipt-code-form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin:1rem 0}
 #receipt-code-form label{flex-basis:100%;font-weight:600}
 #receipt-code{font:inherit;font-family:ui-monospace,monospace;flex:1 1 18rem;min-width:0;min-height:44px;padding:.4rem .6rem;border:1px solid var(--line);border-radius:.4rem;background:var(--bg);color:var(--fg)}
-.outcome{font-size:1.35rem;font-weight:700;margin:1rem 0}.outcome.won{color:var(--ok)}
-.place{font-size:1.15rem;margin:.5rem 0}`;
+.summary{border-left:4px solid var(--line);padding:.1rem 1rem;margin:1rem 0;border-radius:0 .4rem .4rem 0}
+.summary.ok{border-left-color:var(--ok);background:var(--ok-bg)}.summary.bad{border-left-color:var(--bad);background:var(--bad-bg)}
+.outcome{font-size:1.4rem;font-weight:700;margin:.6rem 0}.outcome.won{color:var(--ok)}
+.place{font-size:1.15rem;margin:.6rem 0}#receipt-save{margin:0 0 1.25rem}`;
 
 /**
  * The entrant's own check. The server renders only the frame: the receipt code lives in the
@@ -33,13 +35,16 @@ the bot or the organiser gave you and run <code class="mono">npx tyche verify --
 <button type="submit">Check my entry</button>
 </form>
 <div id="receipt-result" aria-live="polite">
-<p id="receipt-status"></p>
-<p id="receipt-place" class="place" hidden></p>
+<div id="receipt-summary" class="summary">
 <p id="receipt-outcome" class="outcome" hidden></p>
+<p id="receipt-place" class="place" hidden></p>
+<p id="receipt-status"></p>
+</div>
+<button type="button" id="receipt-save" hidden>Save receipt</button>
 <dl id="receipt-facts" hidden></dl>
+<h3 id="receipt-checks-heading" hidden>Checks run in your browser</h3>
 <ul id="receipt-checks" class="checks"></ul>
 </div>
-<p><button type="button" id="receipt-save" hidden>Save receipt</button></p>
 </section>
 
 <section aria-labelledby="how-heading"><h2 id="how-heading">How this works</h2>
