@@ -42,7 +42,11 @@ async function seedGiveaway(
   giveawayService: Services['giveaways'],
   count: number,
 ) {
-  const giveaway = await giveawayService.create(accountId, { title: 'Benchmark', winners_count: 1000 });
+  const giveaway = await giveawayService.create(accountId, {
+    title: 'Benchmark',
+    winners_count: 1000,
+    draw_mode: 'instant',
+  });
   const row = (await createGiveawayRepository(store.db).findByPublicId(giveaway.public_id))!;
   const participants = createParticipantRepository(store.db);
   const start = Date.parse('2026-01-01T00:00:00Z');

@@ -1,3 +1,5 @@
+import { parseChainInfo, QUICKNET } from './proof/drand.ts';
+import type { DrandChainInfo } from './proof/v2-types.ts';
 import { SOURCE_NAMES, type SourceName } from './randomness/source.ts';
 
 /**
@@ -19,6 +21,9 @@ const fields = {
   ANU_QRNG_API_KEY: optional(/^\S+$/, 'an ANU API key without spaces'),
   NIST_BEACON_URL: text('https://beacon.nist.gov/beacon/2.0', /^https?:\/\//, 'an http:// or https:// URL'),
   DRAND_URL: text('https://api.drand.sh', /^https?:\/\//, 'an http:// or https:// URL'),
+  DRAND_CHAIN: drandChain(),
+  TYCHE_DRAW_WAIT_MS: integer(10_000, 0, 120_000),
+  TYCHE_SEAL_DELAY_ROUNDS: integer(10, 2, 10_000),
   TELEGRAM_BOT_TOKEN: optional(/^\d+:[A-Za-z0-9_-]+$/, 'a Bot API token like 123456:ABC-DEF'),
   TELEGRAM_API_ROOT: text('https://api.telegram.org', /^https?:\/\//, 'an http:// or https:// URL'),
   TELEGRAM_WEBHOOK_URL: optional(/^https:\/\//, 'an https:// URL'),
@@ -96,6 +101,22 @@ function oneOf<T extends string>(fallback: T, allowed: readonly T[]) {
     if (raw === undefined) return fallback;
     if (!allowed.includes(raw as T)) fail(name, raw, `one of ${allowed.join(', ')}`);
     return raw as T;
+  };
+}
+
+/** `quicknet` (built in) or the chain's own `/info` JSON, for another chain of the same scheme. */
+function drandChain() {
+  return (name: string, raw: string | undefined): Readonly<DrandChainInfo> => {
+    if (raw === undefined || raw === 'quicknet') return QUICKNET;
+    try {
+      return parseChainInfo(JSON.parse(raw));
+    } catch (error) {
+      fail(
+        name,
+        raw.length > 60 ? `${raw.slice(0, 60)}…` : raw,
+        `quicknet or a drand chain's /info JSON (${(error as Error).message})`,
+      );
+    }
   };
 }
 

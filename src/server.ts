@@ -5,6 +5,7 @@ import { createTelegram, fetchBotInfo } from './bot/telegram.setup.ts';
 import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { createMetrics } from './http/metrics.ts';
+import { createJobRunner } from './jobs/job-runner.ts';
 import { createServices } from './services.ts';
 import { openStore, type Store } from './store/store.ts';
 
@@ -42,6 +43,14 @@ export async function startServer(config: Config, logger = createLogger(config))
       randomness: { log: (source, error) => logger.warn({ source, err: error }, 'randomness source failed') },
       joinUrl: botInfo ? joinUrlFor(botInfo.username) : undefined,
       reportError: (error) => logger.error({ err: error }, 'a draw listener failed'),
+      log: logger.child({ component: 'giveaways' }),
+    });
+    // Every process runs the promised background work; claims keep one job to one process.
+    const runner = createJobRunner({
+      jobs: services.jobs,
+      clock: services.clock,
+      handlers: { ...services.giveaways.jobHandlers },
+      log: logger.child({ component: 'jobs' }),
     });
     const telegram = botInfo
       ? createTelegram(botInfo, { config, store, ...services, log: logger.child({ component: 'bot' }) })
@@ -53,6 +62,7 @@ export async function startServer(config: Config, logger = createLogger(config))
     const url = await app.listen({ host: config.HOST, port: config.PORT });
     logger.info({ url, store: store.dialect, location: store.location }, 'tyche is serving');
     telegram?.start();
+    runner.start();
     if (telegram) logger.info({ bot: botInfo?.username, mode: telegram.mode }, 'telegram bot started');
     let stopping: Promise<void> | undefined;
     return {
@@ -62,6 +72,7 @@ export async function startServer(config: Config, logger = createLogger(config))
       stop: () => {
         stopping ??= (async () => {
           await telegram?.stop();
+          await runner.stop();
           await app.close();
           await telegram?.drainNotices();
           await store.close();

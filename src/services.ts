@@ -5,9 +5,11 @@ import { createQuotaService } from './accounts/quota.service.ts';
 import { createUsageRepository } from './accounts/usage.repository.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
+import { createDrandRounds } from './giveaways/drand-rounds.ts';
 import { createGiveawayService, type JoinUrl } from './giveaways/giveaway.service.ts';
 import { createSigner } from './giveaways/signer.ts';
 import { createSigningKeyRepository } from './giveaways/signing-key.repository.ts';
+import { createJobRepository } from './jobs/job.repository.ts';
 import { createOperationRepository } from './randomness/operation.repository.ts';
 import { createRandomService } from './randomness/random.service.ts';
 import { createRandomnessFromConfig, type RandomnessTuning } from './randomness/randomness.setup.ts';
@@ -22,6 +24,8 @@ export interface ServiceOptions {
   joinUrl?: JoinUrl;
   /** Where errors that must not fail a request are reported (e.g. a failing onDrawn listener). */
   reportError?: (error: unknown) => void;
+  /** Where background work reports what it could not do yet (a round not usable, a seal retried). */
+  log?: { warn(obj: object, msg: string): void };
 }
 
 /**
@@ -31,8 +35,9 @@ export interface ServiceOptions {
 export function createServices(config: Config, store: Store, options: ServiceOptions = {}) {
   const clock = options.clock ?? systemClock;
   const usage = createUsageRepository(store.db);
+  const accountRows = createAccountRepository(store.db);
   const accounts = createAccountService({
-    accounts: createAccountRepository(store.db),
+    accounts: accountRows,
     usage,
     clock,
     defaultDailyLimit: config.TYCHE_DAILY_LIMIT,
@@ -55,16 +60,25 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     clock,
     secret: config.TYCHE_SIGNING_KEY,
   });
+  const jobs = createJobRepository(store.db);
+  const drand = createDrandRounds({ url: config.DRAND_URL, chain: config.DRAND_CHAIN });
   const giveaways = createGiveawayService({
     db: store.db,
     random,
     clock,
     signer,
     publicBaseUrl: config.publicBaseUrl,
+    jobs,
+    owners: accountRows,
+    drand,
+    drandRelay: config.DRAND_URL,
+    delayRounds: config.TYCHE_SEAL_DELAY_ROUNDS,
+    drawWaitMs: config.TYCHE_DRAW_WAIT_MS,
+    log: options.log,
     joinUrl: options.joinUrl,
     reportError: options.reportError ?? ((error) => console.error('tyche: a draw listener failed:', error)),
   });
-  return { accounts, quota, clock, cascade, random, signer, giveaways };
+  return { accounts, quota, clock, cascade, random, signer, giveaways, jobs };
 }
 
 export type Services = ReturnType<typeof createServices>;

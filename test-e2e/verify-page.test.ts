@@ -40,7 +40,7 @@ describe('the verification page in a real browser', () => {
       assert.ok(res.ok, `${path}: ${res.status} ${await res.clone().text()}`);
       return res.json();
     };
-    const giveaway = await post('/giveaways', { title: TITLE, winners_count: 3 });
+    const giveaway = await post('/giveaways', { title: TITLE, winners_count: 3, draw_mode: 'instant' });
     const names = ['alice', 'bob_b', 'Zoë', '<img src=x onerror=alert(1)>', 'carol', 'dave', 'erin', 'frank'];
     await post(`/giveaways/${giveaway.public_id}/participants`, {
       participants: names.map((username, i) => ({ telegram_id: 5_000_000_000 + i * 104729, username })),

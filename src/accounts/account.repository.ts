@@ -41,6 +41,22 @@ export function createAccountRepository(db: Kysely<Database>) {
       return row as AccountRow | undefined;
     },
 
+    /** The account's public pseudonym for seals, assigned once (`candidate` when it has none yet). */
+    async ownerPseudonym(accountId: string, candidate: string): Promise<string> {
+      await db
+        .updateTable('accounts')
+        .set({ owner_pseudonym: candidate })
+        .where('id', '=', accountId)
+        .where('owner_pseudonym', 'is', null)
+        .execute();
+      const row = await db
+        .selectFrom('accounts')
+        .select('owner_pseudonym')
+        .where('id', '=', accountId)
+        .executeTakeFirstOrThrow();
+      return row.owner_pseudonym!;
+    },
+
     async setPlan(accountId: string, plan: Plan): Promise<void> {
       await db.updateTable('accounts').set({ plan }).where('id', '=', accountId).execute();
     },

@@ -12,6 +12,8 @@ export interface JoinResult {
   status: 'joined' | 'duplicate';
   entryNumber: number;
   giveaway: { public_id: string; title: string };
+  /** The entrant's receipt page, with their id and salt in the fragment. */
+  receiptUrl?: string | undefined;
 }
 
 export interface DrawnWinner {
@@ -34,7 +36,7 @@ export type DrawnListener = (event: DrawnEvent) => void | Promise<void>;
 export interface PostedGiveaway {
   public_id: string;
   title: string;
-  status: 'active' | 'completed';
+  status: 'active' | 'sealed' | 'completed';
   winners_count: number;
 }
 

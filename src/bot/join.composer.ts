@@ -42,6 +42,8 @@ export function joinComposer({ accounts, giveaways, log }: JoinDeps): Composer<C
       if (isAppError(error) && error.code === 'giveaway_completed') {
         return { ok: false, message: text.giveawayCompleted };
       }
+      if (isAppError(error) && error.code === 'giveaway_sealed')
+        return { ok: false, message: text.giveawaySealed };
       throw error;
     }
   }

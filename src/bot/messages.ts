@@ -102,10 +102,13 @@ export const labelTooLong = 'A key label can have at most 100 characters.';
 
 export function joined(result: JoinResult): string {
   const title = `“${escapeHtml(result.giveaway.title)}”`;
-  if (result.status === 'duplicate') {
-    return `You are already in ${title}, with entry number ${result.entryNumber}. Good luck!`;
-  }
-  return `You joined ${title}. Your entry number is ${result.entryNumber}. Good luck!`;
+  const first =
+    result.status === 'duplicate'
+      ? `You are already in ${title}, with entry number ${result.entryNumber}. Good luck!`
+      : `You joined ${title}. Your entry number is ${result.entryNumber}. Good luck!`;
+  if (!result.receiptUrl) return first;
+  // The link's fragment holds the entrant's salt: the page checks the entry in the browser.
+  return `${first}\n\n<a href="${escapeHtml(result.receiptUrl)}">Your receipt</a>: keep it to check that you are in the sealed list and whether you won.`;
 }
 
 /** Plain text: callback answers (pop-ups) do not take HTML. */
@@ -118,6 +121,8 @@ export function joinedPopup(result: JoinResult): string {
 
 export const giveawayNotFound = 'There is no such giveaway. Check the link you followed.';
 export const giveawayCompleted = 'This giveaway has already been drawn and no longer accepts entries.';
+export const giveawaySealed =
+  'Entries to this giveaway are closed: its list of entrants is sealed for the draw.';
 export const somethingWentWrong = 'Something went wrong on our side. Please try again in a moment.';
 
 export function winnerNotice(event: DrawnEvent, winner: DrawnWinner): string {

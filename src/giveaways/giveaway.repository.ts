@@ -4,7 +4,8 @@ import type { CertificatesTable, Database, GiveawaysTable } from '../store/schem
 export type GiveawayRow = Selectable<GiveawaysTable>;
 export type NewGiveaway = Insertable<GiveawaysTable>;
 export type CertificateRow = Selectable<CertificatesTable>;
-export type GiveawayStatus = 'active' | 'completed';
+export type GiveawayStatus = 'active' | 'sealed' | 'completed';
+export type DrawMode = 'verifiable' | 'instant';
 
 export interface ListFilter {
   accountId: string;
@@ -74,6 +75,36 @@ export function createGiveawayRepository(db: Kysely<Database>) {
         .where('status', '=', 'active')
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** active → sealed, once: the same row lock as joins, so the list is frozen atomically. */
+    async seal(id: number, sealedAt: number, trx: Kysely<Database>): Promise<boolean> {
+      const result = await trx
+        .updateTable('giveaways')
+        .set({ status: 'sealed', sealed_at: sealedAt })
+        .where('id', '=', id)
+        .where('status', '=', 'active')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** sealed → completed, once: false when another process drew it first. */
+    async completeSealed(
+      id: number,
+      done: { drawnAt: number; certificateId: string },
+      trx: Kysely<Database>,
+    ): Promise<boolean> {
+      const result = await trx
+        .updateTable('giveaways')
+        .set({ status: 'completed', drawn_at: done.drawnAt, certificate_id: done.certificateId })
+        .where('id', '=', id)
+        .where('status', '=', 'sealed')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async findById(id: number, trx: Kysely<Database> = db): Promise<GiveawayRow | undefined> {
+      return trx.selectFrom('giveaways').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
     async insertCertificate(row: CertificateRow, trx: Kysely<Database>): Promise<void> {

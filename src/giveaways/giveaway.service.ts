@@ -1,23 +1,43 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
+import type { JobRepository } from '../jobs/job.repository.ts';
+import type { Seal } from '../proof/v2-types.ts';
 import { createOperationRepository } from '../randomness/operation.repository.ts';
 import type { OperationContext, RandomService } from '../randomness/random.service.ts';
 import type { Database } from '../store/schema.ts';
-import type { Certificate } from './certificate.ts';
 import { CSV_HEADER, csvRowLine, UTF8_BOM } from './csv.ts';
-import { createGiveawayRepository, type GiveawayRow, type GiveawayStatus } from './giveaway.repository.ts';
-import { type Giveaway, type GiveawaySummary, giveawayOf, summaryOf } from './giveaway.views.ts';
-import { createDrawer, type DrawnEvent } from './giveaway-draw.ts';
+import type { DrandRounds } from './drand-rounds.ts';
+import { createEntrantReceipts } from './entrant-receipts.ts';
+import {
+  createGiveawayRepository,
+  type DrawMode,
+  type GiveawayRow,
+  type GiveawayStatus,
+} from './giveaway.repository.ts';
+import {
+  type AnyCertificate,
+  type Giveaway,
+  type GiveawaySummary,
+  giveawayOf,
+  summaryOf,
+  verifyUrlOf,
+} from './giveaway.views.ts';
+import { createDrawer, type DrawnEvent, type DrawResponse } from './giveaway-draw.ts';
+import { type CompletedDraw, createSealedDrawer } from './giveaway-draw-v2.ts';
+import { checkNewGiveaway, type NewGiveawayInput } from './giveaway-input.ts';
+import { createSealer, SEAL_JOB, sealJobKey } from './giveaway-seal.ts';
 import { isCertificateId, isPublicId, newPublicId } from './ids.ts';
 import { type CsvPosition, createParticipantRepository } from './participant.repository.ts';
 import { addParticipants, type ParticipantInput } from './participants.ts';
+import { type PublicGiveawayLookup, publicGiveawayOf } from './public-giveaway.ts';
+import { createSealRepository } from './seal.repository.ts';
 import type { Signer } from './signer.ts';
+import { createVerifiableDraws, type SealJobPayload } from './verifiable-draw.ts';
 
 export type { DrawnEvent } from './giveaway-draw.ts';
+export { TITLE_MAX } from './giveaway-input.ts';
 export type { ParticipantInput } from './participants.ts';
-
-export const TITLE_MAX = 200;
 export const CSV_PAGE_ROWS = 5000;
 
 export type JoinUrl = (publicId: string) => string;
@@ -29,6 +49,15 @@ interface Deps {
   clock: Clock;
   signer: Signer;
   publicBaseUrl: string;
+  jobs: JobRepository;
+  owners: { ownerPseudonym(accountId: string, candidate: string): Promise<string> };
+  drand: DrandRounds;
+  /** DRAND_URL: where the public pages tell browsers to fetch the round themselves. */
+  drandRelay: string;
+  /** TYCHE_SEAL_DELAY_ROUNDS and TYCHE_DRAW_WAIT_MS. */
+  delayRounds: number;
+  drawWaitMs: number;
+  log?: { warn(obj: object, msg: string): void };
   /** Set when the Telegram bot runs: its `https://t.me/<bot>?start=g_<public_id>` link. */
   joinUrl?: JoinUrl | undefined;
   /** Where a failing onDrawn listener is reported; it never reaches the draw. */
@@ -45,6 +74,8 @@ export interface JoinResult {
   status: 'joined' | 'duplicate';
   entryNumber: number;
   giveaway: { public_id: string; title: string };
+  /** The entrant's receipt page (CONTRACT §7.8), with their id and salt in the fragment. */
+  receiptUrl: string | undefined;
 }
 
 const CURSOR = /^g1\.([1-9][0-9]{0,15})$/;
@@ -61,27 +92,70 @@ function decodeCursor(cursor: string): number {
   return id;
 }
 
-function checkTitle(raw: string): string {
-  const title = raw.trim();
-  const length = [...title].length;
-  if (length < 1 || length > TITLE_MAX) {
-    const message = `must be 1–${TITLE_MAX} characters after trimming (got ${length})`;
-    throw new AppError('invalid_parameter', `title ${message}`, {
-      errors: [{ parameter: 'title', message }],
-    });
-  }
-  return title;
-}
-
 const notFound = () => new AppError('not_found', 'No giveaway has this id');
 const completed = () =>
   new AppError('giveaway_completed', 'This giveaway has been drawn and no longer accepts participants');
+const sealedNow = () =>
+  new AppError(
+    'giveaway_sealed',
+    'Entries are closed: the entrant list is sealed and no entrant can be added',
+  );
+
+/** The refusal for a join that found the giveaway no longer active. */
+function closed(status: string | undefined): AppError {
+  return status === 'sealed' ? sealedNow() : completed();
+}
+
+/** The 200 of a draw, for either algorithm. */
+export type AnyDrawResponse = DrawResponse | DrawResponseV2;
+export interface DrawResponseV2 {
+  winners: { username: string | null; telegram_id: number }[];
+  reserves: { username: string | null; telegram_id: number }[];
+  certificate_id: string;
+  verify_url: string;
+  qrng_source: 'drand';
+  request_id: string;
+  participants_count: number;
+  seal: Seal;
+  drawn_at: string;
+  algorithm: 'tyche-draw-v2';
+}
+
+/** A draw call's outcome: drawn (200), or sealed and waiting for its round (202). */
+export type DrawOutcome =
+  | { status: 200; body: AnyDrawResponse }
+  | { status: 202; giveaway: Giveaway; retryAfterSeconds: number };
 
 export function createGiveawayService(deps: Deps) {
   const { db, clock } = deps;
   const giveaways = createGiveawayRepository(db);
   const participants = createParticipantRepository(db);
-  const draw = createDrawer({ ...deps, giveaways, participants, operations: createOperationRepository(db) });
+  const seals = createSealRepository(db);
+  const operations = createOperationRepository(db);
+  const draw = createDrawer({ ...deps, giveaways, participants, operations });
+  const sealer = createSealer({ ...deps, giveaways, participants, seals, delayRounds: deps.delayRounds });
+  const drawer = createSealedDrawer({ ...deps, giveaways, participants, seals, operations });
+  const verifiable = createVerifiableDraws({
+    giveaways,
+    seals,
+    seal: sealer,
+    drawer,
+    drand: deps.drand,
+    clock,
+    waitMs: deps.drawWaitMs,
+    log: deps.log ?? { warn: () => {} },
+    announce: async (giveawayId, done) => {
+      const row = await giveaways.findById(giveawayId);
+      if (row) notify(drawnEventOf(row, done));
+    },
+  });
+  const receipts = createEntrantReceipts({
+    participants,
+    seals,
+    signer: deps.signer,
+    publicBaseUrl: deps.publicBaseUrl,
+  });
+  const drandView = { chain_hash: deps.drand.chain.hash, relay: deps.drandRelay };
   const listeners = new Set<DrawnListener>();
   let joinUrl = deps.joinUrl;
 
@@ -99,10 +173,16 @@ export function createGiveawayService(deps: Deps) {
     return row;
   }
 
-  async function certificateOf(id: string | null): Promise<Certificate | undefined> {
+  async function certificateOf(id: string | null): Promise<AnyCertificate | undefined> {
     if (id === null || !isCertificateId(id)) return undefined;
     const row = await giveaways.findCertificate(id);
-    return row ? (JSON.parse(row.body) as Certificate) : undefined;
+    return row ? (JSON.parse(row.body) as AnyCertificate) : undefined;
+  }
+
+  async function sealOf(row: GiveawayRow): Promise<Seal | undefined> {
+    if (row.status === 'active' || row.draw_mode !== 'verifiable') return undefined;
+    const found = await seals.find(row.id);
+    return found ? (JSON.parse(found.body) as Seal) : undefined;
   }
 
   const full = async (row: GiveawayRow): Promise<Giveaway> =>
@@ -110,7 +190,51 @@ export function createGiveawayService(deps: Deps) {
       joinUrl: joinUrl?.(row.public_id),
       publicBaseUrl: deps.publicBaseUrl,
       certificate: await certificateOf(row.certificate_id),
+      seal: await sealOf(row),
     });
+
+  function drawnResponse(row: GiveawayRow, done: CompletedDraw): DrawResponseV2 {
+    const cert = done.certificate;
+    const person = (w: { username: string | null; telegram_id: number }) => ({
+      username: w.username,
+      telegram_id: w.telegram_id,
+    });
+    return {
+      winners: cert.winners.map(person),
+      reserves: cert.reserves.map(person),
+      certificate_id: cert.certificate_id,
+      verify_url: verifyUrlOf(deps.publicBaseUrl, cert.certificate_id),
+      qrng_source: 'drand',
+      request_id: done.requestId,
+      participants_count: cert.seal.entrants.count,
+      seal: cert.seal,
+      drawn_at: cert.drawn_at,
+      algorithm: 'tyche-draw-v2',
+    };
+  }
+
+  function drawnEventOf(row: GiveawayRow, done: CompletedDraw): DrawnEvent {
+    const certificateId = done.certificate.certificate_id;
+    return {
+      publicId: row.public_id,
+      title: row.title,
+      certificateId,
+      verifyUrl: verifyUrlOf(deps.publicBaseUrl, certificateId),
+      winners: done.certificate.winners.map((w) => ({
+        telegram_id: w.telegram_id,
+        username: w.username,
+        position: w.position,
+      })),
+    };
+  }
+
+  /** Entries into an active giveaway, refused with the right code once it is sealed or drawn. */
+  async function enter(row: GiveawayRow, list: ParticipantInput[]) {
+    if (row.status !== 'active') throw closed(row.status);
+    const added = await addParticipants({ db, giveaways, participants, clock }, row, list);
+    if (!added) throw closed((await giveaways.findById(row.id))?.status);
+    return added;
+  }
 
   function notify(event: DrawnEvent) {
     const report = deps.reportError ?? (() => {});
@@ -147,20 +271,37 @@ export function createGiveawayService(deps: Deps) {
       };
     },
 
-    async create(
-      accountId: string,
-      input: { title: string; winners_count: number; description?: string | undefined },
-    ): Promise<Giveaway> {
-      const row = await giveaways.insert({
-        public_id: newPublicId(),
-        account_id: accountId,
-        title: checkTitle(input.title),
-        description: input.description ?? null,
-        winners_count: input.winners_count,
-        status: 'active',
-        created_at: clock.now().getTime(),
-        drawn_at: null,
-        certificate_id: null,
+    async create(accountId: string, input: NewGiveawayInput): Promise<Giveaway> {
+      const now = clock.now().getTime();
+      const checked = checkNewGiveaway(input, now);
+      const row = await db.transaction().execute(async (trx) => {
+        const inserted = await giveaways.insert(
+          {
+            public_id: newPublicId(),
+            account_id: accountId,
+            title: checked.title,
+            description: checked.description,
+            winners_count: checked.winnersCount,
+            reserve_count: checked.reserveCount,
+            draw_mode: checked.drawMode,
+            ends_at: checked.endsAt,
+            status: 'active',
+            created_at: now,
+            drawn_at: null,
+            certificate_id: null,
+            sealed_at: null,
+          },
+          trx,
+        );
+        // The seal at ends_at is a promise kept by the jobs table, committed with the giveaway.
+        if (checked.endsAt !== null) {
+          const payload: SealJobPayload = { giveawayId: inserted.id };
+          await deps.jobs.enqueue(
+            { kind: SEAL_JOB, key: sealJobKey(inserted.public_id), runAt: checked.endsAt, payload },
+            trx,
+          );
+        }
+        return inserted;
       });
       return full(row);
     },
@@ -170,10 +311,7 @@ export function createGiveawayService(deps: Deps) {
     },
 
     async addParticipants(accountId: string, publicId: string, list: ParticipantInput[]) {
-      const row = await owned(accountId, publicId);
-      if (row.status !== 'active') throw completed();
-      const added = await addParticipants({ db, giveaways, participants, clock }, row, list);
-      if (!added) throw completed();
+      const added = await enter(await owned(accountId, publicId), list);
       return {
         added: added.added,
         duplicates: added.duplicates,
@@ -190,21 +328,75 @@ export function createGiveawayService(deps: Deps) {
         });
       }
       const row = await find(publicId);
-      if (row.status !== 'active') throw completed();
-      const added = await addParticipants({ db, giveaways, participants, clock }, row, [participant]);
-      if (!added) throw completed();
+      const added = await enter(row, [participant]);
+      const entrant = await participants.entrantById(row.id, id);
       return {
         status: added.added === 1 ? 'joined' : 'duplicate',
         entryNumber: added.entryNumbers[0],
         giveaway: { public_id: row.public_id, title: row.title },
+        receiptUrl: entrant
+          ? `${deps.publicBaseUrl}/g/${row.public_id}/receipt#${id}.${entrant.salt}`
+          : undefined,
       };
     },
 
-    async draw(ctx: OperationContext, publicId: string) {
-      const { response, event } = await draw(ctx, await owned(ctx.accountId, publicId));
-      notify(event);
-      return response;
+    async draw(ctx: OperationContext, publicId: string): Promise<DrawOutcome> {
+      const row = await owned(ctx.accountId, publicId);
+      if (row.draw_mode !== 'verifiable') {
+        const { response, event } = await draw(ctx, row);
+        notify(event);
+        return { status: 200, body: response };
+      }
+      const result = await verifiable.drawCall(ctx, row);
+      const now = (await giveaways.findById(row.id)) ?? row;
+      if (result.kind === 'pending') {
+        return { status: 202, giveaway: await full(now), retryAfterSeconds: result.retryAfterSeconds };
+      }
+      return { status: 200, body: drawnResponse(now, result.draw) };
     },
+
+    /** Closes entries now and commits to a future drand round, without waiting for it. */
+    async seal(ctx: OperationContext, publicId: string): Promise<Giveaway> {
+      const row = await owned(ctx.accountId, publicId);
+      await sealer(row, ctx);
+      return full((await giveaways.findById(row.id))!);
+    },
+
+    async entrants(
+      accountId: string,
+      publicId: string,
+      query: { limit: number; cursor?: string | undefined },
+    ) {
+      return receipts.entrantsPage(await owned(accountId, publicId), query);
+    },
+
+    async receipt(accountId: string, publicId: string, telegramId: number) {
+      return receipts.receipt(await owned(accountId, publicId), telegramId);
+    },
+
+    /** The public, keyless side: /g pages, proofs and tickets. */
+    public: {
+      async view(publicId) {
+        const row = isPublicId(publicId) ? await giveaways.findByPublicId(publicId) : undefined;
+        if (!row) return undefined;
+        return publicGiveawayOf(row, {
+          seal: await sealOf(row),
+          publicBaseUrl: deps.publicBaseUrl,
+          drand: drandView,
+        });
+      },
+      async proof(publicId, leafHash) {
+        const row = isPublicId(publicId) ? await giveaways.findByPublicId(publicId) : undefined;
+        return row ? receipts.proofOf(row, leafHash) : undefined;
+      },
+      async ticket(publicId, leafHash) {
+        const row = isPublicId(publicId) ? await giveaways.findByPublicId(publicId) : undefined;
+        return row ? receipts.ticketByLeaf(row, leafHash) : undefined;
+      },
+    } satisfies PublicGiveawayLookup,
+
+    /** The background work of verifiable giveaways, for the job runner. */
+    jobHandlers: verifiable.handlers,
 
     /** Checks run now; rows are read page by page as the returned iterable is consumed. */
     async participantsCsv(accountId: string, publicId: string, options: { bom: boolean }) {
@@ -240,7 +432,7 @@ export function createGiveawayService(deps: Deps) {
 
     certificates: {
       /** The sealed certificate as issued, for the public verification pages. */
-      get: async (certificateId: string): Promise<Certificate | undefined> => certificateOf(certificateId),
+      get: async (certificateId: string): Promise<AnyCertificate | undefined> => certificateOf(certificateId),
     },
   };
 }

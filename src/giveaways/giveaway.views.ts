@@ -1,5 +1,9 @@
+import type { CertificateV2, Seal } from '../proof/v2-types.ts';
 import type { Certificate } from './certificate.ts';
-import type { GiveawayRow, GiveawayStatus } from './giveaway.repository.ts';
+import type { DrawMode, GiveawayRow, GiveawayStatus } from './giveaway.repository.ts';
+
+/** Either kind of certificate a giveaway can have: v1 (instant) or v2 (verifiable). */
+export type AnyCertificate = Certificate | CertificateV2;
 
 /** Response shapes (CONTRACT §3), built from rows so routes only serialize them. */
 export interface GiveawaySummary {
@@ -20,9 +24,18 @@ export interface Winner {
 }
 
 export interface Giveaway extends GiveawaySummary {
+  draw_mode: DrawMode;
+  reserve_count: number;
+  ends_at: string | null;
+  /** The public page of the giveaway: `/g/{public_id}`. */
+  public_url: string;
   join_url?: string;
   verify_url?: string;
+  /** The signed seal, once sealed (verifiable giveaways). */
+  seal?: Seal;
   winners?: Winner[];
+  /** Reserve winners in order, once drawn, when reserve_count > 0. */
+  reserves?: Winner[];
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -47,17 +60,37 @@ export function verifyUrlOf(publicBaseUrl: string, certificateId: string): strin
 
 export function giveawayOf(
   row: GiveawayRow,
-  extra: { joinUrl?: string | undefined; publicBaseUrl: string; certificate?: Certificate | undefined },
+  extra: {
+    joinUrl?: string | undefined;
+    publicBaseUrl: string;
+    certificate?: AnyCertificate | undefined;
+    seal?: Seal | undefined;
+  },
 ): Giveaway {
-  const view: Giveaway = summaryOf(row);
+  const view: Giveaway = {
+    ...summaryOf(row),
+    draw_mode: row.draw_mode as DrawMode,
+    reserve_count: Number(row.reserve_count),
+    ends_at: iso(row.ends_at),
+    public_url: `${extra.publicBaseUrl}/g/${row.public_id}`,
+  };
   if (extra.joinUrl !== undefined) view.join_url = extra.joinUrl;
+  if (extra.seal) view.seal = extra.seal;
   if (extra.certificate) {
     view.verify_url = verifyUrlOf(extra.publicBaseUrl, extra.certificate.certificate_id);
     view.winners = winnersOf(extra.certificate);
+    if ('reserves' in extra.certificate && extra.certificate.reserves.length > 0) {
+      view.reserves = extra.certificate.reserves.map(winnerOf);
+    }
   }
   return view;
 }
 
-export function winnersOf(certificate: Certificate): Winner[] {
-  return certificate.winners.map((w) => ({ username: w.username, telegram_id: w.telegram_id }));
+const winnerOf = (w: { username: string | null; telegram_id: number }): Winner => ({
+  username: w.username,
+  telegram_id: w.telegram_id,
+});
+
+export function winnersOf(certificate: AnyCertificate): Winner[] {
+  return certificate.winners.map(winnerOf);
 }

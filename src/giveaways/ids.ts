@@ -27,3 +27,8 @@ export const isPublicId = (value: string) => PUBLIC_ID.test(value);
 const CERTIFICATE_ID = /^c_[0-9A-Za-z]{16}$/;
 export const newCertificateId = () => `c_${randomText(16)}`;
 export const isCertificateId = (value: string) => CERTIFICATE_ID.test(value);
+
+export const newSealId = () => `s_${randomText(16)}`;
+
+/** A seal's `owner`: random, stable per account, never derived from its Telegram id. */
+export const newOwnerPseudonym = () => `o_${randomText(16)}`;

@@ -88,8 +88,77 @@ function parseIdList(text: string): number[] {
   return ids;
 }
 
+/** An entrant as the seal, proofs and receipts see it. */
+export interface EntrantRow {
+  telegram_id: number;
+  username: string | null;
+  first_name: string | null;
+  joined_at: number;
+  salt: string;
+  leaf_hash: string;
+}
+
+const ENTRANT_COLUMNS = ['telegram_id', 'username', 'first_name', 'joined_at', 'salt', 'leaf_hash'] as const;
+
 export function createParticipantRepository(db: Kysely<Database>) {
   return {
+    /**
+     * Every leaf hash in canonical (ascending) order, as one hex text of n × 64 characters: like
+     * canonicalIds, one aggregated value costs far less than a row per entrant at a million.
+     */
+    async leafHashesInOrder(giveawayId: number, trx: Kysely<Database> = db): Promise<string> {
+      const ordered = trx
+        .selectFrom('participants')
+        .select('leaf_hash')
+        .where('giveaway_id', '=', giveawayId)
+        .orderBy('leaf_hash')
+        .as('ordered');
+      const row = await trx
+        .selectFrom(ordered)
+        .select(sql<string | null>`string_agg(leaf_hash, '')`.as('leaves'))
+        .executeTakeFirst();
+      return row?.leaves ?? '';
+    },
+
+    /** Up to `limit` entrants in canonical order from `fromLeafHash` on (inclusive). */
+    async entrantsFrom(
+      giveawayId: number,
+      fromLeafHash: string,
+      limit: number,
+      options: { inclusive: boolean } = { inclusive: true },
+      trx: Kysely<Database> = db,
+    ): Promise<EntrantRow[]> {
+      const rows = await trx
+        .selectFrom('participants')
+        .select(ENTRANT_COLUMNS)
+        .where('giveaway_id', '=', giveawayId)
+        .where('leaf_hash', options.inclusive ? '>=' : '>', fromLeafHash)
+        .orderBy('leaf_hash')
+        .limit(limit)
+        .execute();
+      return rows.map(entrantOf);
+    },
+
+    async entrantByLeaf(giveawayId: number, leafHash: string, trx: Kysely<Database> = db) {
+      const row = await trx
+        .selectFrom('participants')
+        .select(ENTRANT_COLUMNS)
+        .where('giveaway_id', '=', giveawayId)
+        .where('leaf_hash', '=', leafHash)
+        .executeTakeFirst();
+      return row ? entrantOf(row) : undefined;
+    },
+
+    async entrantById(giveawayId: number, telegramId: number, trx: Kysely<Database> = db) {
+      const row = await trx
+        .selectFrom('participants')
+        .select(ENTRANT_COLUMNS)
+        .where('giveaway_id', '=', giveawayId)
+        .where('telegram_id', '=', telegramId)
+        .executeTakeFirst();
+      return row ? entrantOf(row) : undefined;
+    },
+
     async insertMany(rows: ParticipantRow[], trx: Kysely<Database> = db): Promise<void> {
       for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
         await trx
@@ -177,3 +246,15 @@ export function createParticipantRepository(db: Kysely<Database>) {
 }
 
 export type ParticipantRepository = ReturnType<typeof createParticipantRepository>;
+
+function entrantOf(
+  row: Omit<EntrantRow, 'salt' | 'leaf_hash'> & { salt: string | null; leaf_hash: string | null },
+): EntrantRow {
+  return {
+    ...row,
+    telegram_id: Number(row.telegram_id),
+    joined_at: Number(row.joined_at),
+    salt: row.salt ?? '',
+    leaf_hash: row.leaf_hash ?? '',
+  };
+}

@@ -9,7 +9,8 @@ import type { GiveawayService } from '../giveaways/giveaway.service.ts';
 import type { Signer } from '../giveaways/signer.ts';
 import type { RandomService } from '../randomness/random.service.ts';
 import type { Store } from '../store/store.ts';
-import { verifyRoutes } from '../verify/verify.routes.ts';
+import { giveawayPublicRoutes } from '../verify/giveaway-public.routes.ts';
+import { type CertificateLookup, verifyRoutes } from '../verify/verify.routes.ts';
 import { protectRoutes } from './auth.ts';
 import { parseJsonBody } from './json-body.ts';
 import { trackRoutes } from './method-not-allowed.ts';
@@ -108,7 +109,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { store: deps.store, metrics: deps.metrics });
   await app.register(docsRoutes, { config: deps.config });
   await app.register(wellKnownRoutes, { signer: deps.signer });
-  await app.register(verifyRoutes, { config: deps.config, certificates: deps.giveaways.certificates });
+  await app.register(verifyRoutes, {
+    config: deps.config,
+    certificates: deps.giveaways.certificates as CertificateLookup,
+  });
+  await app.register(giveawayPublicRoutes, { config: deps.config, giveaways: deps.giveaways.public });
   await app.register(
     async (api) => {
       protectRoutes(api, deps);

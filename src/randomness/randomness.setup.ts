@@ -64,7 +64,13 @@ export function createRandomnessFromConfig(
     nist: () => createBeaconPool(createNistSource({ url: config.NIST_BEACON_URL, timeoutMs, clock }), common),
     drand: () =>
       createBeaconPool(
-        createDrandSource({ url: config.DRAND_URL, timeoutMs, clock, ...tuning.drandChain }),
+        createDrandSource({
+          url: config.DRAND_URL,
+          timeoutMs,
+          clock,
+          ...chainOfConfig(config.DRAND_CHAIN),
+          ...tuning.drandChain,
+        }),
         common,
       ),
     system: () => createSystemPool(clock),
@@ -75,4 +81,14 @@ export function createRandomnessFromConfig(
   });
   metrics.observe(cascade.state);
   return cascade;
+}
+
+/** The configured chain in the source's terms (quicknet is the source's own default). */
+function chainOfConfig(chain: Config['DRAND_CHAIN']): Partial<DrandChain> {
+  return {
+    chainHash: chain.hash,
+    publicKey: chain.public_key,
+    genesis: chain.genesis_time,
+    period: chain.period,
+  };
 }

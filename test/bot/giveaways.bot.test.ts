@@ -19,9 +19,21 @@ for (const target of await storeTargets()) {
     after(() => h.close());
 
     const create = async (title: string, winners = 1) =>
-      (await h.services.giveaways.create(owner.accountId, { title, winners_count: winners })).public_id;
-    const draw = (publicId: string) =>
-      h.services.giveaways.draw({ ...owner, xRequestId: 'bot-test', endpoint: 'draw' }, publicId);
+      (
+        await h.services.giveaways.create(owner.accountId, {
+          title,
+          winners_count: winners,
+          draw_mode: 'instant',
+        })
+      ).public_id;
+    const draw = async (publicId: string) => {
+      const outcome = await h.services.giveaways.draw(
+        { ...owner, xRequestId: 'bot-test', endpoint: 'draw' },
+        publicId,
+      );
+      assert.equal(outcome.status, 200);
+      return outcome.body;
+    };
 
     test('deep link and button joins are stored with the Telegram profile, once each', async () => {
       const id = await create('Stored joins');
@@ -117,7 +129,11 @@ for (const target of await storeTargets()) {
       const ownerWithGiveaway = async (title: string) => {
         const user = telegramUser();
         const { account_id } = await h.services.accounts.createKey({ ownerTelegramId: user.id });
-        const { public_id } = await h.services.giveaways.create(account_id, { title, winners_count: 2 });
+        const { public_id } = await h.services.giveaways.create(account_id, {
+          title,
+          winners_count: 2,
+          draw_mode: 'instant',
+        });
         return { user, publicId: public_id };
       };
       const channelPosts = (after: number) =>

@@ -74,6 +74,7 @@ describe('tyche serve with the bot (long polling)', () => {
     const created = await api(running.server, key, 'POST', '/api/v1/giveaways', {
       title: 'Launch party',
       winners_count: 1,
+      draw_mode: 'instant',
     });
     assert.equal(created.status, 201);
     const publicId = created.body.public_id;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sha256 } from '../../src/giveaways/certificate.ts';
+import { type Certificate, sha256 } from '../../src/giveaways/certificate.ts';
 import { verifyCertificate } from '../../src/giveaways/certificate-crypto.ts';
 import { beaconR, fromHex, toHex } from '../../src/proof/draw-v1.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -31,7 +31,7 @@ describe('draw randomness by source', () => {
     const id = await readyGiveaway(t, key, 12, 3);
     const res = await draw(t, key, id);
     assert.equal(res.statusCode, 200, res.body);
-    const cert = (await t.services.giveaways.certificates.get(res.json().certificate_id))!;
+    const cert = (await t.services.giveaways.certificates.get(res.json().certificate_id)) as Certificate;
     const keys = (await t.app.inject({ url: '/.well-known/tyche-keys.json' })).json().keys;
     assert.equal(verifyCertificate(cert, keys).valid, true);
     return { body: res.json(), cert };

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Certificate } from '../../src/giveaways/certificate.ts';
 import { sha256 } from '../../src/giveaways/certificate.ts';
 import { certificateHash, verifyCertificate } from '../../src/giveaways/certificate-crypto.ts';
 import type { DrawnEvent } from '../../src/giveaways/giveaway.service.ts';
@@ -76,7 +77,7 @@ describe('POST /api/v1/giveaways/{public_id}/draw', () => {
     const key = await t.key();
     const id = await readyGiveaway(t, key, 25, 5);
     const body = (await draw(t, key, id)).json();
-    const cert = await t.services.giveaways.certificates.get(body.certificate_id);
+    const cert = (await t.services.giveaways.certificates.get(body.certificate_id)) as Certificate;
     assert.ok(cert);
     assert.deepEqual(Object.keys(cert), [
       'certificate_id',
@@ -145,7 +146,7 @@ describe('POST /api/v1/giveaways/{public_id}/draw', () => {
     await addParticipants(t, key, id, people(50, 9_000_000_000));
     await addParticipants(t, key, id, people(50, 3));
     const drawn = (await draw(t, key, id)).json();
-    const cert = (await t.services.giveaways.certificates.get(drawn.certificate_id))!;
+    const cert = (await t.services.giveaways.certificates.get(drawn.certificate_id)) as Certificate;
     const csv = (await t.app.inject({ url: `${API}/${id}/participants.csv`, headers: bearer(key) })).body;
     const ids = csv
       .trim()
@@ -176,7 +177,7 @@ describe('POST /api/v1/giveaways/{public_id}/draw', () => {
     assert.equal(op.statusCode, 200, op.body);
     assert.equal(op.json().endpoint, 'POST /api/v1/giveaways/:public_id/draw');
     assert.equal(op.json().qrng_source, 'system');
-    const cert = (await t.services.giveaways.certificates.get(body.certificate_id))!;
+    const cert = (await t.services.giveaways.certificates.get(body.certificate_id)) as Certificate;
     assert.equal(op.json().source_reference, cert.randomness.source_reference);
   });
 

@@ -7,12 +7,17 @@ type WithApp = Pick<TestApp, 'app'>;
 
 export const API = '/api/v1/giveaways';
 
+/**
+ * Instant (tyche-draw-v1) unless the body says otherwise: most tests here are about the API
+ * around a draw, and a verifiable draw needs a drand chain (see verifiable-helpers.ts).
+ */
 export async function createGiveaway(
   t: WithApp,
   key: string,
   body: Record<string, unknown> = { title: 'Launch giveaway', winners_count: 1 },
 ): Promise<string> {
-  const res = await t.app.inject({ method: 'POST', url: API, headers: bearer(key), payload: body });
+  const payload = { draw_mode: 'instant', ...body };
+  const res = await t.app.inject({ method: 'POST', url: API, headers: bearer(key), payload });
   assert.equal(res.statusCode, 201, res.body);
   return res.json().public_id;
 }

@@ -44,7 +44,11 @@ describe('two server processes on one PostgreSQL', { skip: postgres.skip }, () =
       fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
 
     const giveaway = await (
-      await post(`${urls[0]}/api/v1/giveaways`, { title: 'Two processes', winners_count: 3 })
+      await post(`${urls[0]}/api/v1/giveaways`, {
+        title: 'Two processes',
+        winners_count: 3,
+        draw_mode: 'instant',
+      })
     ).json();
     const participants = Array.from({ length: 100 }, (_, i) => ({ telegram_id: i + 1 }));
     const added = await post(`${urls[1]}/api/v1/giveaways/${giveaway.public_id}/participants`, {

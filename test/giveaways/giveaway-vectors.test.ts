@@ -2,8 +2,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
+import { createAccountRepository } from '../../src/accounts/account.repository.ts';
+import type { Certificate } from '../../src/giveaways/certificate.ts';
 import { verifyCertificate } from '../../src/giveaways/certificate-crypto.ts';
+import { createDrandRounds } from '../../src/giveaways/drand-rounds.ts';
 import { createGiveawayService } from '../../src/giveaways/giveaway.service.ts';
+import type { DrawResponse } from '../../src/giveaways/giveaway-draw.ts';
+import { QUICKNET } from '../../src/proof/drand.ts';
 import { fromHex } from '../../src/proof/draw-v1.ts';
 import type { Operation, OperationContext } from '../../src/randomness/random.service.ts';
 import type { SourceName } from '../../src/randomness/source.ts';
@@ -80,10 +85,20 @@ describe('the service draws the published vectors', () => {
         clock: { now: () => new Date() },
         signer: t.services.signer,
         publicBaseUrl: 'http://127.0.0.1:8080',
+        jobs: t.services.jobs,
+        owners: createAccountRepository(t.store.db),
+        drand: createDrandRounds({ url: 'http://127.0.0.1:9', chain: QUICKNET }),
+        drandRelay: 'http://127.0.0.1:9',
+        delayRounds: 10,
+        drawWaitMs: 0,
       });
       const created = await t.services.accounts.createKey({ plan: 'business' });
       const ctx = { accountId: created.account_id, keyId: 'k', xRequestId: 'x', endpoint: 'test' };
-      const giveaway = await service.create(ctx.accountId, { title: v.name, winners_count: v.winners_count });
+      const giveaway = await service.create(ctx.accountId, {
+        title: v.name,
+        winners_count: v.winners_count,
+        draw_mode: 'instant',
+      });
       // Join order differs from canonical order on purpose: the draw must sort.
       const ids = [...v.participants!].reverse();
       await service.addParticipants(
@@ -91,10 +106,12 @@ describe('the service draws the published vectors', () => {
         giveaway.public_id,
         ids.map((telegram_id) => ({ telegram_id })),
       );
-      const res = await service.draw(ctx, giveaway.public_id);
+      const outcome = await service.draw(ctx, giveaway.public_id);
+      assert.equal(outcome.status, 200);
+      const res = outcome.body as DrawResponse;
       assert.equal(res.participants_count, v.expected.participants_count);
       assert.equal(res.participants_hash, v.expected.participants_hash);
-      const cert = (await service.certificates.get(res.certificate_id))!;
+      const cert = (await service.certificates.get(res.certificate_id)) as Certificate;
       assert.equal(cert.randomness.bytes, v.randomness.bytes);
       assert.equal(cert.seed, v.expected.seed);
       assert.deepEqual(

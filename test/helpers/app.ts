@@ -36,6 +36,8 @@ export async function startTestApp(
     ...opened.env,
     PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
     TYCHE_SOURCES: 'system',
+    // Nothing in a test may reach a real relay: a verifiable test points this at its fake chain.
+    DRAND_URL: 'http://127.0.0.1:9',
     ...options.config,
   } as Record<string, string>;
   const config = createConfig(env);

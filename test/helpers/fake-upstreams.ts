@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
+import type { DrandChainInfo } from '../../src/proof/v2-types.ts';
 import type { RandomnessTuning } from '../../src/randomness/randomness.setup.ts';
 import type { Clock } from '../../src/randomness/source.ts';
 import {
@@ -141,12 +142,21 @@ export async function startFakeNist(options: {
 
 export const DRAND_MODES = [...COMMON_MODES, 'bad-signature', 'stuck'] as const;
 export type DrandMode = 'ok' | (typeof DRAND_MODES)[number];
-export interface FakeDrand extends FakeUpstream<DrandMode>, DrandChain {}
+export interface FakeDrand extends FakeUpstream<DrandMode>, DrandChain {
+  /** The chain's `/info` JSON: what DRAND_CHAIN takes for a chain other than quicknet. */
+  readonly info: DrandChainInfo;
+  /** Rounds from `round` on are not served (404, as for a future round) until released. */
+  withhold(round: number | undefined): void;
+  /** The signed beacon of a round, as the relay serves it. */
+  beacon(round: number): { round: number; randomness: string; signature: string };
+}
 
 /**
- * Serves `<url>/<chainHash>/public/latest` for a chain of its own (fresh BLS key pair, genesis an hour
- * before `clock`), signing the round that `clock` says is current. Pass its chain fields to the client.
- * `stuck` keeps serving the round that was current when the mode was set.
+ * A drand chain of its own (fresh BLS key pair, genesis an hour before `clock`) served like a
+ * relay: `<url>/<chainHash>/public/latest`, `/public/<round>` for rounds that `clock` says exist
+ * (404 for a future one, as relays answer), and `/info`. Pass its chain fields to the client, or
+ * `info` as DRAND_CHAIN. `stuck` keeps serving the round that was current when the mode was set;
+ * `bad-signature` signs the next round's message instead.
  */
 export async function startFakeDrand(options: { clock: Clock; period?: number }): Promise<FakeDrand> {
   const { clock, period = 3 } = options;
@@ -158,11 +168,26 @@ export async function startFakeDrand(options: { clock: Clock; period?: number })
     genesis: Math.floor(clock.now().getTime() / 1000) - 3600,
     period,
   };
+  const info: DrandChainInfo = {
+    public_key: chain.publicKey,
+    period,
+    genesis_time: chain.genesis,
+    hash: chain.chainHash,
+    schemeID: 'bls-unchained-g1-rfc9380',
+  };
   let stuckRound = 0;
+  let withheldFrom: number | undefined;
+  // BLS signing costs milliseconds: every signature is made once.
+  const signed = new Map<number, Uint8Array>();
 
   const beacon = (round: number, signedRound: number) => {
-    const point = sigs.sign(sigs.hash(drandRoundMessage(signedRound), DRAND_DST), secretKey);
-    const signature = sigs.Signature.toBytes(point);
+    let signature = signed.get(signedRound);
+    if (!signature) {
+      signature = sigs.Signature.toBytes(
+        sigs.sign(sigs.hash(drandRoundMessage(signedRound), DRAND_DST), secretKey),
+      );
+      signed.set(signedRound, signature);
+    }
     const randomness = createHash('sha256').update(signature).digest('hex');
     return { round, randomness, signature: Buffer.from(signature).toString('hex') };
   };
@@ -173,13 +198,28 @@ export async function startFakeDrand(options: { clock: Clock; period?: number })
       if (mode === 'stuck') stuckRound = drandRoundAt(clock.now(), chain);
     },
     handle(req, mode) {
-      if (req.path !== `/${chain.chainHash}/public/latest`) return notFound;
-      const round = mode === 'stuck' ? stuckRound : drandRoundAt(clock.now(), chain);
+      const prefix = `/${chain.chainHash}/`;
+      if (!req.path.startsWith(prefix)) return notFound;
+      const rest = req.path.slice(prefix.length);
+      if (rest === 'info') return json({ ...info, metadata: { beaconID: 'fake' } });
+      const current = mode === 'stuck' ? stuckRound : drandRoundAt(clock.now(), chain);
+      const newest = withheldFrom === undefined ? current : Math.min(current, withheldFrom - 1);
+      let round: number;
+      if (rest === 'public/latest') round = newest;
+      else if (/^public\/[1-9][0-9]*$/.test(rest)) round = Number(rest.slice('public/'.length));
+      else return notFound;
+      if (round > newest || round < 1) return { status: 404, body: 'Requested future beacon' };
       // A real signature, but over the next round's message: only the BLS check can catch it.
       return json(beacon(round, mode === 'bad-signature' ? round + 1 : round));
     },
   });
-  return Object.assign(fake, chain);
+  return Object.assign(fake, chain, {
+    info,
+    withhold(round: number | undefined) {
+      withheldFrom = round;
+    },
+    beacon: (round: number) => beacon(round, round),
+  });
 }
 
 export interface FakeUpstreams {

@@ -30,7 +30,15 @@ export async function startServerProcess(
   const port = await freePort();
   const child = spawn(process.execPath, [CLI, 'serve'], {
     // Readiness is read from the info-level start-up line, so the level is not left to the caller.
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', ...env, LOG_LEVEL: 'info', PORT: String(port) },
+    env: {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      // No test may reach a real drand relay; a verifiable test passes its fake chain's URL.
+      DRAND_URL: 'http://127.0.0.1:9',
+      ...env,
+      LOG_LEVEL: 'info',
+      PORT: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];

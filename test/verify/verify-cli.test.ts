@@ -43,7 +43,9 @@ describe('tyche verify', () => {
       assert.ok(res.ok, `${path}: ${res.status}`);
       return res;
     };
-    const giveaway = await (await api('/giveaways', { title: 'CLI check', winners_count: 3 })).json();
+    const giveaway = await (
+      await api('/giveaways', { title: 'CLI check', winners_count: 3, draw_mode: 'instant' })
+    ).json();
     const participants = Array.from({ length: 40 }, (_, i) => ({
       telegram_id: 9_000_000_000 + i * 7919,
       username: `user_${i}`,

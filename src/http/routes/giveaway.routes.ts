@@ -9,12 +9,16 @@ import {
   CsvQuerySchema,
   DrawBodySchema,
   DrawResponseSchema,
+  EntrantParamsSchema,
+  EntrantsQuerySchema,
+  EntrantsResponseSchema,
   GiveawaySchema,
   ListQuerySchema,
   ListResponseSchema,
   ParticipantsBodySchema,
   ParticipantsResponseSchema,
   PublicIdParamsSchema,
+  ReceiptSchema,
 } from './giveaway.schemas.ts';
 import { operationContext } from './random.routes.ts';
 
@@ -87,7 +91,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
         body: ParticipantsBodySchema,
         response: {
           200: ParticipantsResponseSchema,
-          ...errorResponses([...BODY_ERRORS, ...OWNED, 'giveaway_completed']),
+          ...errorResponses([...BODY_ERRORS, ...OWNED, 'giveaway_sealed', 'giveaway_completed']),
         },
       },
     },
@@ -100,11 +104,14 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
     {
       schema: {
         ...common,
-        summary: 'Draw the winners (tyche-draw-v1) and issue the signed certificate; exactly once',
+        summary: 'Draw the winners exactly once and issue the signed certificate',
+        description:
+          'Verifiable giveaways (tyche-draw-v2): seals the list if still active, then waits up to TYCHE_DRAW_WAIT_MS for the committed drand round; 200 when drawn in time, else 202 with the sealed giveaway, `Location` and `Retry-After` — the draw then completes by itself. A caller waiting while another process completes the draw gets the same certificate. Instant giveaways (tyche-draw-v1): drawn at once from the randomness cascade.',
         params: PublicIdParamsSchema,
         body: DrawBodySchema,
         response: {
           200: DrawResponseSchema,
+          202: GiveawaySchema,
           ...errorResponses([
             ...BODY_ERRORS,
             ...OWNED,
@@ -115,7 +122,71 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
         },
       },
     },
-    async (request) => giveaways.draw(operationContext(request), request.params.public_id),
+    async (request, reply) => {
+      const outcome = await giveaways.draw(operationContext(request), request.params.public_id);
+      if (outcome.status === 200) return outcome.body;
+      return reply
+        .code(202)
+        .header('location', `/api/v1/giveaways/${outcome.giveaway.public_id}`)
+        .header('retry-after', String(outcome.retryAfterSeconds))
+        .send(outcome.giveaway);
+    },
+  );
+
+  app.post(
+    '/giveaways/:public_id/seal',
+    {
+      schema: {
+        ...common,
+        summary: 'Close entries now and commit to a future drand round (verifiable giveaways)',
+        params: PublicIdParamsSchema,
+        body: DrawBodySchema,
+        response: {
+          200: GiveawaySchema,
+          ...errorResponses([
+            ...BODY_ERRORS,
+            ...OWNED,
+            'not_verifiable',
+            'giveaway_sealed',
+            'already_drawn',
+            'no_participants',
+            'randomness_unavailable',
+          ]),
+        },
+      },
+    },
+    async (request) => giveaways.seal(operationContext(request), request.params.public_id),
+  );
+
+  app.get(
+    '/giveaways/:public_id/entrants',
+    {
+      schema: {
+        ...common,
+        summary: 'Every entrant with salt and leaf hash, in canonical order: enough to rebuild entrants_root',
+        params: PublicIdParamsSchema,
+        querystring: EntrantsQuerySchema,
+        response: { 200: EntrantsResponseSchema, ...errorResponses([...QUERY_ERRORS, ...OWNED]) },
+      },
+    },
+    async (request) => giveaways.entrants(accountOf(request), request.params.public_id, request.query),
+  );
+
+  app.get(
+    '/giveaways/:public_id/entrants/:telegram_id/receipt',
+    {
+      schema: {
+        ...common,
+        summary: "An entrant's receipt: signed ticket and, once sealed, the inclusion proof",
+        params: EntrantParamsSchema,
+        response: { 200: ReceiptSchema, ...errorResponses([...PROTECTED_ERRORS, ...OWNED]) },
+      },
+    },
+    async (request) => {
+      const raw = request.params.telegram_id;
+      const telegramId = /^[1-9][0-9]{0,15}$/.test(raw) ? Number(raw) : Number.NaN;
+      return giveaways.receipt(accountOf(request), request.params.public_id, telegramId);
+    },
   );
 
   app.get(

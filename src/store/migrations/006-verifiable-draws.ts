@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { newOwnerPseudonym } from '../../giveaways/ids.ts';
 import { toHex } from '../../proof/draw-v1.ts';
 import { entrantLeafHash, SALT_BYTES } from '../../proof/entrant-leaf.ts';
 
@@ -58,10 +59,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('chunk_firsts', blob, (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-}
-
-export function newOwnerPseudonym(): string {
-  return `o_${randomBytes(12).toString('base64url')}`;
 }
 
 /** Existing entrants get a salt now; a row whose id is not a positive safe integer is left for the id check. */

@@ -1,0 +1,60 @@
+import type { InclusionProof, Seal, Ticket } from '../proof/v2-types.ts';
+import { receiptUrlOf } from './entrant-receipts.ts';
+import type { GiveawayRow, GiveawayStatus } from './giveaway.repository.ts';
+import { verifyUrlOf } from './giveaway.views.ts';
+
+/** What anyone may see of a giveaway at /g/{public_id} (CONTRACT §3 "Public, no key"). */
+export interface PublicGiveaway {
+  public_id: string;
+  title: string;
+  description: string | null;
+  status: GiveawayStatus;
+  draw_mode: 'verifiable' | 'instant';
+  algorithm: 'tyche-draw-v2' | 'tyche-draw-v1';
+  entrants_count: number;
+  winners_count: number;
+  reserve_count: number;
+  created_at: string;
+  ends_at: string | null;
+  seal: Seal | null;
+  /** The seal's place in the transparency log, once the log exists. */
+  log_index: number | null;
+  certificate_id: string | null;
+  verify_url: string | null;
+  receipt_url: string;
+  drand: { chain_hash: string; relay: string };
+}
+
+export interface PublicGiveawayLookup {
+  view(publicId: string): Promise<PublicGiveaway | undefined>;
+  proof(publicId: string, leafHash: string): Promise<InclusionProof | 'not_sealed' | undefined>;
+  ticket(publicId: string, leafHash: string): Promise<Ticket | undefined>;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function publicGiveawayOf(
+  row: GiveawayRow,
+  extra: { seal: Seal | undefined; publicBaseUrl: string; drand: { chain_hash: string; relay: string } },
+): PublicGiveaway {
+  const verifiable = row.draw_mode === 'verifiable';
+  return {
+    public_id: row.public_id,
+    title: row.title,
+    description: row.description,
+    status: row.status as GiveawayStatus,
+    draw_mode: verifiable ? 'verifiable' : 'instant',
+    algorithm: verifiable ? 'tyche-draw-v2' : 'tyche-draw-v1',
+    entrants_count: Number(row.participants_count),
+    winners_count: row.winners_count,
+    reserve_count: Number(row.reserve_count),
+    created_at: iso(row.created_at)!,
+    ends_at: iso(row.ends_at),
+    seal: extra.seal ?? null,
+    log_index: null,
+    certificate_id: row.certificate_id,
+    verify_url: row.certificate_id === null ? null : verifyUrlOf(extra.publicBaseUrl, row.certificate_id),
+    receipt_url: receiptUrlOf(extra.publicBaseUrl, row.public_id),
+    drand: extra.drand,
+  };
+}
