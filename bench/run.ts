@@ -3,6 +3,7 @@ import { cpus, freemem, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchRandomEndpoints } from './random.bench.ts';
 import type { BenchResult } from './result.ts';
+import { benchSeal } from './seal.bench.ts';
 
 type Suite = { title: string; run: () => Promise<BenchResult[]> };
 
@@ -16,6 +17,7 @@ if (existsSync(fileURLToPath(giveawaysBench))) {
   if (module.benchGiveaways)
     suites.push({ title: 'Giveaways: draw, CSV export, participant insert', run: module.benchGiveaways });
 }
+suites.push({ title: 'Verifiable draws: seal and draw', run: benchSeal });
 
 const only = process.argv[2];
 const sections: string[] = [];
