@@ -1,11 +1,12 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchRandomEndpoints } from './random.bench.ts';
 import type { BenchResult } from './result.ts';
-import { benchSeal } from './seal.bench.ts';
+import { benchSeal, SEAL_READING } from './seal.bench.ts';
 
-type Suite = { title: string; run: () => Promise<BenchResult[]> };
+/** `reading`: what the figures mean and what limits them, printed under the suite's table. */
+type Suite = { title: string; run: () => Promise<BenchResult[]>; reading?: string };
 
 const suites: Suite[] = [
   { title: 'Random endpoints: full stack against the bare framework', run: benchRandomEndpoints },
@@ -17,10 +18,18 @@ if (existsSync(fileURLToPath(giveawaysBench))) {
   if (module.benchGiveaways)
     suites.push({ title: 'Giveaways: draw, CSV export, participant insert', run: module.benchGiveaways });
 }
-suites.push({ title: 'Verifiable draws: seal and draw', run: benchSeal });
+suites.push({ title: 'Verifiable draws: seal and draw', run: benchSeal, reading: SEAL_READING });
 
-const only = process.argv[2];
-const sections: string[] = [];
+// `npm run bench -- seal` runs the suites whose title contains "seal"; with `--write` their
+// sections replace their own in docs/benchmarks.md. A run of every suite rewrites the whole file.
+const args = process.argv.slice(2);
+const only = args.find((arg) => !arg.startsWith('--'));
+const write = !only || args.includes('--write');
+const cpu = cpus();
+const machine = `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM (${(freemem() / 2 ** 30).toFixed(0)} GiB free at start), ${platform()} ${release()}, Node ${process.version}`;
+const today = new Date().toISOString().slice(0, 10);
+
+const sections: { title: string; text: string }[] = [];
 for (const suite of suites) {
   if (only && !suite.title.toLowerCase().includes(only.toLowerCase())) continue;
   process.stderr.write(`bench: ${suite.title}\n`);
@@ -33,9 +42,30 @@ for (const suite of suites) {
     (r) =>
       `| ${r.name} | ${r.value} ${r.unit} | ${r.target} | ${r.met ? 'met' : '**not met**'} | ${r.notes ?? ''} |`,
   );
-  sections.push(
-    `## ${suite.title}\n\n| measure | result | target | | notes |\n|---|---|---|---|---|\n${rows.join('\n')}\n`,
-  );
+  // A section measured apart from the others says when and where: the header may not.
+  const alone = only ? `Measured alone (\`npm run bench -- ${only}\`) on ${today}: ${machine}.\n\n` : '';
+  const reading = suite.reading ? `\n${suite.reading}` : '';
+  sections.push({
+    title: suite.title,
+    text: `## ${suite.title}\n\n${alone}| measure | result | target | | notes |\n|---|---|---|---|---|\n${rows.join('\n')}\n${reading}`,
+  });
+}
+
+/**
+ * `doc` with `section` in place of the section of the same title, or, when it has none, before
+ * the first reading section (else at the end).
+ */
+function spliceSection(doc: string, section: { title: string; text: string }): string {
+  const heading = `## ${section.title}\n`;
+  const start = doc.indexOf(heading);
+  if (start !== -1) {
+    const next = doc.indexOf('\n## ', start + heading.length);
+    const rest = next === -1 ? '' : `\n${doc.slice(next + 1)}`;
+    return `${doc.slice(0, start)}${section.text}${rest}`;
+  }
+  const reading = doc.indexOf('\n## Reading');
+  if (reading === -1) return `${doc.trimEnd()}\n\n${section.text}`;
+  return `${doc.slice(0, reading + 1)}${section.text}\n${doc.slice(reading + 1)}`;
 }
 
 /** What limits the figures: kept with the code that produces them, so a rerun keeps it too. */
@@ -67,16 +97,17 @@ but the contract names one operation id per value; PostgreSQL spreads the writes
 of its own and over several Tyche processes.
 `;
 
-const cpu = cpus();
-const machine = `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM (${(freemem() / 2 ** 30).toFixed(0)} GiB free at start), ${platform()} ${release()}, Node ${process.version}`;
-const doc = `# Benchmarks
+const target = new URL('../docs/benchmarks.md', import.meta.url);
+const doc = only
+  ? sections.reduce(spliceSection, existsSync(target) ? readFileSync(target, 'utf8') : '# Benchmarks\n')
+  : `# Benchmarks
 
-Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine}.
+Measured by \`npm run bench\` on ${today}: ${machine}.
 Load comes from autocannon in the benchmark process; every server under test runs in a process of
 its own on 127.0.0.1. Figures compared with each other were measured side by side in the same run.
 Numbers from a shared 2-core machine move by ±20% between runs; read ratios rather than absolutes.
 
-${sections.join('\n')}
-${only ? '' : READING}`;
-if (!only) writeFileSync(new URL('../docs/benchmarks.md', import.meta.url), doc);
-process.stdout.write(doc);
+${sections.map((section) => section.text).join('\n')}
+${READING}`;
+if (write) writeFileSync(target, doc);
+process.stdout.write(only ? sections.map((section) => section.text).join('\n') : doc);

@@ -129,6 +129,13 @@ async function measure(dataDir: string, publicId: string, key: string): Promise<
     const drawn = await elapsed(() => runner.runDue());
     const done = await services.giveaways.get(principal.accountId, publicId);
     if (done.status !== 'completed') throw new Error(`after the round the giveaway is ${done.status}`);
+    const certificate = await services.giveaways.certificates.get(done.certificate_id!);
+    if (!certificate || !('seal' in certificate)) throw new Error('the draw left no v2 certificate');
+    for (const w of certificate.winners) {
+      const path = w.proof.map(fromHex);
+      if (!verifyInclusion(fromHex(w.leaf_hash), w.index, count, path, root, fastSha256))
+        throw new Error(`the proof of winner ${w.position} does not verify`);
+    }
 
     return {
       entrants: seal.entrants.count,
@@ -140,7 +147,7 @@ async function measure(dataDir: string, publicId: string, key: string): Promise<
       treeMs,
       proofMs,
       drawMs: drawn.ms,
-      winners: done.winners?.length ?? 0,
+      winners: certificate.winners.length,
       jobsRun: drawn.value,
     };
   } finally {
