@@ -32,6 +32,10 @@ describe('POST /api/v1/giveaways', () => {
     assert.deepEqual(
       { ...body, public_id: undefined, created_at: undefined },
       {
+        draw_mode: 'verifiable',
+        reserve_count: 0,
+        ends_at: null,
+        public_url: `http://127.0.0.1:8080/g/${body.public_id}`,
         public_id: undefined,
         title: 'Launch — 3 × headphones',
         status: 'active',

@@ -153,18 +153,25 @@ describe('giveaways.join (the Telegram bot)', () => {
     const id = await createGiveaway(t, key, { title: 'Bot giveaway', winners_count: 1 });
     const giveaways = t.services.giveaways;
     const first = await giveaways.join(id, { telegram_id: 700, username: '@first', first_name: 'F' });
-    assert.deepEqual(first, {
+    const { receiptUrl, ...rest } = first;
+    assert.deepEqual(rest, {
       status: 'joined',
       entryNumber: 1,
       giveaway: { public_id: id, title: 'Bot giveaway' },
     });
+    assert.match(receiptUrl!, new RegExp(`^http://127\\.0\\.0\\.1:8080/g/${id}/receipt#700\\.[0-9a-f]{32}$`));
     assert.equal((await giveaways.join(id, { telegram_id: 300 })).entryNumber, 2);
     const repeat = await giveaways.join(id, { telegram_id: 700, username: 'changed' });
-    assert.deepEqual(repeat, {
-      status: 'duplicate',
-      entryNumber: 1,
-      giveaway: { public_id: id, title: 'Bot giveaway' },
-    });
+    assert.equal(repeat.receiptUrl, receiptUrl, 'the same salt, so the same receipt');
+    assert.deepEqual(
+      { ...repeat, receiptUrl: undefined },
+      {
+        receiptUrl: undefined,
+        status: 'duplicate',
+        entryNumber: 1,
+        giveaway: { public_id: id, title: 'Bot giveaway' },
+      },
+    );
     await addParticipants(t, key, id, people(2, 900));
     assert.equal((await giveaways.join(id, { telegram_id: 1 })).entryNumber, 5);
     const rows = await csvRows(key, id);

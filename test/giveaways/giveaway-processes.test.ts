@@ -92,7 +92,7 @@ describe('two server processes on one PostgreSQL', { skip: postgres.skip }, () =
       await fetch(`${urls[1]}/api/v1/giveaways`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ title: 'Key', winners_count: 1 }),
+        body: JSON.stringify({ title: 'Key', winners_count: 1, draw_mode: 'instant' }),
       })
     ).json();
     await fetch(`${urls[1]}/api/v1/giveaways/${giveaway.public_id}/participants`, {
