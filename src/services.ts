@@ -68,7 +68,6 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     clock,
     signer,
     publicBaseUrl: config.publicBaseUrl,
-    jobs,
     owners: accountRows,
     drand,
     drandRelay: config.DRAND_URL,

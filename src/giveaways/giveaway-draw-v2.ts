@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import { drawSeedV2, pickV2 } from '../proof/draw-v2.ts';
 import { fromHex, toHex } from '../proof/hex.ts';
@@ -10,16 +9,12 @@ import {
   type EntrantWinner,
   type Seal,
 } from '../proof/v2-types.ts';
-import type { OperationRepository } from '../randomness/operation.repository.ts';
 import type { OperationContext } from '../randomness/random.service.ts';
-import type { Database } from '../store/schema.ts';
 import { sealCertificate } from './certificate-crypto.ts';
 import type { VerifiedRound } from './drand-rounds.ts';
 import { createEntrantProofs, fastSha256 } from './entrant-tree.ts';
-import type { GiveawayRepository } from './giveaway.repository.ts';
+import type { GiveawayRepositories, GiveawayUnitOfWork } from './giveaway-store.ts';
 import { newCertificateId } from './ids.ts';
-import type { ParticipantRepository } from './participant.repository.ts';
-import type { SealRepository } from './seal.repository.ts';
 import type { Signer } from './signer.ts';
 
 /**
@@ -35,11 +30,9 @@ export function drawRequestId(certificateId: string): string {
 }
 
 interface Deps {
-  db: Kysely<Database>;
-  giveaways: GiveawayRepository;
-  participants: ParticipantRepository;
-  seals: SealRepository;
-  operations: OperationRepository;
+  uow: GiveawayUnitOfWork;
+  /** The same repositories outside any transaction, for reads. */
+  repos: GiveawayRepositories;
   signer: Signer;
   clock: Clock;
 }
@@ -59,8 +52,8 @@ export interface CompletedDraw {
  * verified round enters the draw.
  */
 export function createSealedDrawer(deps: Deps) {
-  const { db, giveaways, seals, operations, signer, clock } = deps;
-  const proofs = createEntrantProofs(deps.participants);
+  const { uow, signer, clock } = deps;
+  const { giveaways, seals } = deps.repos;
 
   async function existing(giveawayId: number): Promise<CompletedDraw | undefined> {
     const row = await giveaways.findById(giveawayId);
@@ -93,15 +86,11 @@ export function createSealedDrawer(deps: Deps) {
       const requestId = drawRequestId(certificateId);
       const drawnAt = clock.now();
 
-      const certificate = await db.transaction().execute(async (trx) => {
+      const certificate = await uow.run(async (trx) => {
         const done = { drawnAt: drawnAt.getTime(), certificateId };
-        if (!(await giveaways.completeSealed(giveawayId, done, trx))) return undefined;
-        const picked = await proofs.atIndices(
-          sealRow,
-          giveawayId,
-          [...picks.winners, ...picks.reserves],
-          trx,
-        );
+        if (!(await trx.giveaways.completeSealed(giveawayId, done))) return undefined;
+        const proofs = createEntrantProofs(trx.participants);
+        const picked = await proofs.atIndices(sealRow, giveawayId, [...picks.winners, ...picks.reserves]);
         const listed: EntrantWinner[] = picked.map(({ entrant, proof }, i) => ({
           position: i + 1,
           index: proof.index,
@@ -128,31 +117,25 @@ export function createSealedDrawer(deps: Deps) {
           drawn_at: drawnAt.toISOString(),
         };
         const signed: CertificateV2 = sealCertificate(body, key);
-        await giveaways.insertCertificate(
+        await trx.giveaways.insertCertificate({
+          id: certificateId,
+          giveaway_id: giveawayId,
+          body: JSON.stringify(signed),
+          created_at: drawnAt.getTime(),
+        });
+        await trx.operations.insertMany([
           {
-            id: certificateId,
-            giveaway_id: giveawayId,
-            body: JSON.stringify(signed),
+            request_id: requestId,
+            x_request_id: context.xRequestId,
+            account_id: context.accountId,
+            key_id: context.keyId,
+            endpoint: context.endpoint,
+            source: 'drand',
+            source_reference: String(beacon.round),
+            source_fetched_at: drawnAt.getTime(),
             created_at: drawnAt.getTime(),
           },
-          trx,
-        );
-        await operations.insertMany(
-          [
-            {
-              request_id: requestId,
-              x_request_id: context.xRequestId,
-              account_id: context.accountId,
-              key_id: context.keyId,
-              endpoint: context.endpoint,
-              source: 'drand',
-              source_reference: String(beacon.round),
-              source_fetched_at: drawnAt.getTime(),
-              created_at: drawnAt.getTime(),
-            },
-          ],
-          trx,
-        );
+        ]);
         return signed;
       });
       if (certificate) return { certificate, requestId, drawnHere: true };

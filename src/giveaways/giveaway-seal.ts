@@ -1,20 +1,17 @@
-import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
-import type { JobRepository } from '../jobs/job.repository.ts';
 import { committedRound, roundTimeMs } from '../proof/draw-v2.ts';
 import { toHex } from '../proof/hex.ts';
 import { SEAL_TYPE, type Seal, type SealBody } from '../proof/v2-types.ts';
 import type { OperationContext } from '../randomness/random.service.ts';
 import { SourceError } from '../randomness/source.ts';
-import type { Database } from '../store/schema.ts';
 import { sealCertificate } from './certificate-crypto.ts';
 import type { DrandRounds, VerifiedRound } from './drand-rounds.ts';
 import { buildEntrantTree } from './entrant-tree.ts';
-import type { GiveawayRepository, GiveawayRow } from './giveaway.repository.ts';
+import type { GiveawayRow } from './giveaway.repository.ts';
+import type { GiveawayUnitOfWork } from './giveaway-store.ts';
 import { newOwnerPseudonym, newSealId } from './ids.ts';
-import type { ParticipantRepository } from './participant.repository.ts';
-import type { SealRepository, SealRow } from './seal.repository.ts';
+import type { SealRow } from './seal.repository.ts';
 import type { Signer } from './signer.ts';
 
 export const SEAL_JOB = 'giveaway.seal';
@@ -29,11 +26,7 @@ export interface DrawJobPayload {
 }
 
 interface Deps {
-  db: Kysely<Database>;
-  giveaways: GiveawayRepository;
-  participants: ParticipantRepository;
-  seals: SealRepository;
-  jobs: JobRepository;
+  uow: GiveawayUnitOfWork;
   owners: { ownerPseudonym(accountId: string, candidate: string): Promise<string> };
   drand: DrandRounds;
   signer: Signer;
@@ -65,7 +58,7 @@ export function notActive(row: Pick<GiveawayRow, 'status'> | undefined): AppErro
  * the committed round. The caller is answered only after that commit.
  */
 export function createSealer(deps: Deps) {
-  const { db, giveaways, participants, seals, jobs, drand, signer, clock } = deps;
+  const { uow, drand, signer, clock } = deps;
   const chain = drand.chain;
 
   return async function seal(row: GiveawayRow, context: OperationContext): Promise<SealRow> {
@@ -89,11 +82,10 @@ export function createSealer(deps: Deps) {
     const key = await signer.current();
     const owner = await deps.owners.ownerPseudonym(row.account_id, newOwnerPseudonym());
 
-    return db.transaction().execute(async (trx) => {
+    return uow.run(async ({ giveaways, participants, seals, jobs }) => {
       const sealedAt = clock.now().getTime();
-      if (!(await giveaways.seal(row.id, sealedAt, trx)))
-        throw notActive(await giveaways.findById(row.id, trx));
-      const tree = buildEntrantTree(await participants.leafHashesInOrder(row.id, trx));
+      if (!(await giveaways.seal(row.id, sealedAt))) throw notActive(await giveaways.findById(row.id));
+      const tree = buildEntrantTree(await participants.leafHashesInOrder(row.id));
       if (tree.count === 0)
         throw new AppError('no_participants', 'A giveaway without entrants cannot be sealed');
       const round = committedRound({
@@ -137,9 +129,9 @@ export function createSealer(deps: Deps) {
         chunk_firsts: tree.chunkFirsts,
         created_at: sealedAt,
       };
-      await seals.insert(sealRow, trx);
+      await seals.insert(sealRow);
       const payload: DrawJobPayload = { giveawayId: row.id, context };
-      await jobs.enqueue({ kind: DRAW_JOB, key: drawJobKey(row.public_id), runAt: roundAt, payload }, trx);
+      await jobs.enqueue({ kind: DRAW_JOB, key: drawJobKey(row.public_id), runAt: roundAt, payload });
       return sealRow;
     });
   };

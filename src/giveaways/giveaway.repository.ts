@@ -47,7 +47,7 @@ export function createGiveawayRepository(db: Kysely<Database>) {
      * count; undefined once it is completed. A write rather than SELECT … FOR UPDATE, so the same
      * statement takes PostgreSQL's row lock and SQLite's write lock, and conflicts with `complete`.
      */
-    async lockActive(id: number, trx: Kysely<Database>): Promise<number | undefined> {
+    async lockActive(id: number, trx: Kysely<Database> = db): Promise<number | undefined> {
       const row = await trx
         .updateTable('giveaways')
         .set((eb) => ({ participants_count: eb.ref('participants_count') }))
@@ -58,7 +58,7 @@ export function createGiveawayRepository(db: Kysely<Database>) {
       return row ? Number(row.participants_count) : undefined;
     },
 
-    async setParticipantsCount(id: number, count: number, trx: Kysely<Database>): Promise<void> {
+    async setParticipantsCount(id: number, count: number, trx: Kysely<Database> = db): Promise<void> {
       await trx.updateTable('giveaways').set({ participants_count: count }).where('id', '=', id).execute();
     },
 
@@ -66,7 +66,7 @@ export function createGiveawayRepository(db: Kysely<Database>) {
     async complete(
       id: number,
       done: { drawnAt: number; certificateId: string },
-      trx: Kysely<Database>,
+      trx: Kysely<Database> = db,
     ): Promise<boolean> {
       const result = await trx
         .updateTable('giveaways')
@@ -78,7 +78,7 @@ export function createGiveawayRepository(db: Kysely<Database>) {
     },
 
     /** active → sealed, once: the same row lock as joins, so the list is frozen atomically. */
-    async seal(id: number, sealedAt: number, trx: Kysely<Database>): Promise<boolean> {
+    async seal(id: number, sealedAt: number, trx: Kysely<Database> = db): Promise<boolean> {
       const result = await trx
         .updateTable('giveaways')
         .set({ status: 'sealed', sealed_at: sealedAt })
@@ -92,7 +92,7 @@ export function createGiveawayRepository(db: Kysely<Database>) {
     async completeSealed(
       id: number,
       done: { drawnAt: number; certificateId: string },
-      trx: Kysely<Database>,
+      trx: Kysely<Database> = db,
     ): Promise<boolean> {
       const result = await trx
         .updateTable('giveaways')
@@ -107,7 +107,7 @@ export function createGiveawayRepository(db: Kysely<Database>) {
       return trx.selectFrom('giveaways').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    async insertCertificate(row: CertificateRow, trx: Kysely<Database>): Promise<void> {
+    async insertCertificate(row: CertificateRow, trx: Kysely<Database> = db): Promise<void> {
       await trx.insertInto('certificates').values(row).execute();
     },
 

@@ -1,20 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
-import type { JobRepository } from '../jobs/job.repository.ts';
 import type { Seal } from '../proof/v2-types.ts';
-import { createOperationRepository } from '../randomness/operation.repository.ts';
 import type { OperationContext, RandomService } from '../randomness/random.service.ts';
 import type { Database } from '../store/schema.ts';
 import { CSV_HEADER, csvRowLine, UTF8_BOM } from './csv.ts';
 import type { DrandRounds } from './drand-rounds.ts';
 import { createEntrantReceipts } from './entrant-receipts.ts';
-import {
-  createGiveawayRepository,
-  type DrawMode,
-  type GiveawayRow,
-  type GiveawayStatus,
-} from './giveaway.repository.ts';
+import type { DrawMode, GiveawayRow, GiveawayStatus } from './giveaway.repository.ts';
 import {
   type AnyCertificate,
   type Giveaway,
@@ -27,11 +20,11 @@ import { createDrawer, type DrawnEvent, type DrawResponse } from './giveaway-dra
 import { type CompletedDraw, createSealedDrawer } from './giveaway-draw-v2.ts';
 import { checkNewGiveaway, type NewGiveawayInput } from './giveaway-input.ts';
 import { createSealer, SEAL_JOB, sealJobKey } from './giveaway-seal.ts';
+import { giveawayRepositories, giveawayUnitOfWork } from './giveaway-store.ts';
 import { isCertificateId, isPublicId, newPublicId } from './ids.ts';
-import { type CsvPosition, createParticipantRepository } from './participant.repository.ts';
+import type { CsvPosition } from './participant.repository.ts';
 import { addParticipants, type ParticipantInput } from './participants.ts';
 import { type PublicGiveawayLookup, publicGiveawayOf } from './public-giveaway.ts';
-import { createSealRepository } from './seal.repository.ts';
 import type { Signer } from './signer.ts';
 import { createVerifiableDraws, type SealJobPayload } from './verifiable-draw.ts';
 
@@ -49,7 +42,6 @@ interface Deps {
   clock: Clock;
   signer: Signer;
   publicBaseUrl: string;
-  jobs: JobRepository;
   owners: { ownerPseudonym(accountId: string, candidate: string): Promise<string> };
   drand: DrandRounds;
   /** DRAND_URL: where the public pages tell browsers to fetch the round themselves. */
@@ -128,13 +120,12 @@ export type DrawOutcome =
 
 export function createGiveawayService(deps: Deps) {
   const { db, clock } = deps;
-  const giveaways = createGiveawayRepository(db);
-  const participants = createParticipantRepository(db);
-  const seals = createSealRepository(db);
-  const operations = createOperationRepository(db);
+  const repos = giveawayRepositories(db);
+  const { giveaways, participants, seals, operations } = repos;
+  const uow = giveawayUnitOfWork(db);
   const draw = createDrawer({ ...deps, giveaways, participants, operations });
-  const sealer = createSealer({ ...deps, giveaways, participants, seals, delayRounds: deps.delayRounds });
-  const drawer = createSealedDrawer({ ...deps, giveaways, participants, seals, operations });
+  const sealer = createSealer({ ...deps, uow });
+  const drawer = createSealedDrawer({ ...deps, uow, repos });
   const verifiable = createVerifiableDraws({
     giveaways,
     seals,
@@ -274,32 +265,31 @@ export function createGiveawayService(deps: Deps) {
     async create(accountId: string, input: NewGiveawayInput): Promise<Giveaway> {
       const now = clock.now().getTime();
       const checked = checkNewGiveaway(input, now);
-      const row = await db.transaction().execute(async (trx) => {
-        const inserted = await giveaways.insert(
-          {
-            public_id: newPublicId(),
-            account_id: accountId,
-            title: checked.title,
-            description: checked.description,
-            winners_count: checked.winnersCount,
-            reserve_count: checked.reserveCount,
-            draw_mode: checked.drawMode,
-            ends_at: checked.endsAt,
-            status: 'active',
-            created_at: now,
-            drawn_at: null,
-            certificate_id: null,
-            sealed_at: null,
-          },
-          trx,
-        );
+      const row = await uow.run(async (trx) => {
+        const inserted = await trx.giveaways.insert({
+          public_id: newPublicId(),
+          account_id: accountId,
+          title: checked.title,
+          description: checked.description,
+          winners_count: checked.winnersCount,
+          reserve_count: checked.reserveCount,
+          draw_mode: checked.drawMode,
+          ends_at: checked.endsAt,
+          status: 'active',
+          created_at: now,
+          drawn_at: null,
+          certificate_id: null,
+          sealed_at: null,
+        });
         // The seal at ends_at is a promise kept by the jobs table, committed with the giveaway.
         if (checked.endsAt !== null) {
           const payload: SealJobPayload = { giveawayId: inserted.id };
-          await deps.jobs.enqueue(
-            { kind: SEAL_JOB, key: sealJobKey(inserted.public_id), runAt: checked.endsAt, payload },
-            trx,
-          );
+          await trx.jobs.enqueue({
+            kind: SEAL_JOB,
+            key: sealJobKey(inserted.public_id),
+            runAt: checked.endsAt,
+            payload,
+          });
         }
         return inserted;
       });

@@ -85,7 +85,6 @@ describe('the service draws the published vectors', () => {
         clock: { now: () => new Date() },
         signer: t.services.signer,
         publicBaseUrl: 'http://127.0.0.1:8080',
-        jobs: t.services.jobs,
         owners: createAccountRepository(t.store.db),
         drand: createDrandRounds({ url: 'http://127.0.0.1:9', chain: QUICKNET }),
         drandRelay: 'http://127.0.0.1:9',
