@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { toHex } from '../proof/hex.ts';
-import { CHUNK_LEAVES, inclusionProof, treeSummary } from '../proof/merkle.ts';
+import { CHUNK_LEAVES, chunkLevels, inclusionProof, treeSummary } from '../proof/merkle.ts';
 import type { InclusionProof } from '../proof/v2-types.ts';
 import type { Database } from '../store/schema.ts';
 import type { EntrantRow, ParticipantRepository } from './participant.repository.ts';
@@ -63,10 +63,16 @@ export function createEntrantProofs(participants: ParticipantRepository) {
     return participants.entrantsFrom(giveawayId, first, CHUNK_LEAVES, { inclusive: true }, trx);
   }
 
-  function proofIn(seal: SealRow, chunk: number, rows: EntrantRow[], at: number): InclusionProof {
+  function proofIn(
+    seal: SealRow,
+    chunk: number,
+    rows: EntrantRow[],
+    at: number,
+    levels?: Uint8Array[],
+  ): InclusionProof {
     const leaves = Buffer.from(rows.map((r) => r.leaf_hash).join(''), 'hex');
     const index = chunk * CHUNK_LEAVES + at;
-    const path = inclusionProof(index, seal.entrants_count, leaves, seal.chunk_roots, fastSha256);
+    const path = inclusionProof(index, seal.entrants_count, leaves, seal.chunk_roots, fastSha256, levels);
     return {
       index,
       count: seal.entrants_count,
@@ -93,6 +99,8 @@ export function createEntrantProofs(participants: ParticipantRepository) {
       trx?: Kysely<Database>,
     ): Promise<{ entrant: EntrantRow; proof: InclusionProof }[]> {
       const chunks = new Map<number, EntrantRow[]>();
+      // The tree above the chunks is hashed once for all the winners, not once per proof.
+      const levels = chunkLevels(seal.chunk_roots, seal.chunk_roots.length / 32, fastSha256);
       const out: { entrant: EntrantRow; proof: InclusionProof }[] = [];
       for (const index of indices) {
         const chunk = Math.floor(index / CHUNK_LEAVES);
@@ -103,7 +111,7 @@ export function createEntrantProofs(participants: ParticipantRepository) {
         }
         const entrant = rows[index % CHUNK_LEAVES];
         if (!entrant) throw new Error(`sealed entrant ${index} is missing from the store`);
-        out.push({ entrant, proof: proofIn(seal, chunk, rows, index % CHUNK_LEAVES) });
+        out.push({ entrant, proof: proofIn(seal, chunk, rows, index % CHUNK_LEAVES, levels) });
       }
       return out;
     },

@@ -147,6 +147,36 @@ export function inclusionProofFromLeaves(
 }
 
 /**
+ * Every level of the tree over the chunk roots, bottom (the chunk roots) to top (the root): built
+ * once, it lets many proofs of one tree (a draw's winners) skip rehashing the chunk roots each time.
+ */
+export function chunkLevels(chunkRoots: Uint8Array, chunks: number, sha256: Sha256): Uint8Array[] {
+  checkPacked(chunkRoots, chunks, 'chunkLevels');
+  const levels = [copyOf(chunkRoots, 0, chunks * HASH_BYTES)];
+  const scratch = newScratch();
+  let count = chunks;
+  while (count > 1) {
+    const next = copyOf(levels[levels.length - 1], 0, count * HASH_BYTES);
+    count = levelUp(next, count, sha256, scratch);
+    levels.push(next.subarray(0, count * HASH_BYTES));
+  }
+  return levels;
+}
+
+function pathInLevels(levels: readonly Uint8Array[], index: number): Uint8Array[] {
+  const path: Uint8Array[] = [];
+  let at = index;
+  for (let l = 0; l < levels.length - 1; l++) {
+    const sibling = at ^ 1;
+    if (sibling < levels[l].length / HASH_BYTES) {
+      path.push(copyOf(levels[l], sibling * HASH_BYTES, (sibling + 1) * HASH_BYTES));
+    }
+    at >>= 1;
+  }
+  return path;
+}
+
+/**
  * The same path from the leaves of the one chunk that holds `index` and the chunk roots: the
  * path inside the chunk, then the chunk's path among the chunk roots. Throws when the chunk's
  * leaves do not hash to its stored root, so a stale or partial read never yields a wrong proof.
@@ -157,6 +187,8 @@ export function inclusionProof(
   chunkLeaves: Uint8Array,
   chunkRoots: Uint8Array,
   sha256: Sha256,
+  /** chunkLevels(chunkRoots, …) when several proofs of one tree are made. */
+  levels?: readonly Uint8Array[],
 ): Uint8Array[] {
   checkIndex(index, n);
   const chunks = Math.ceil(n / CHUNK_LEAVES);
@@ -174,7 +206,8 @@ export function inclusionProof(
     if (inside.root[i] !== stored[i])
       throw new Error(`the leaves of chunk ${chunk} do not hash to its stored root`);
   }
-  return [...inside.path, ...pathInNodes(chunkRoots, chunks, chunk, sha256).path];
+  const above = levels ? pathInLevels(levels, chunk) : pathInNodes(chunkRoots, chunks, chunk, sha256).path;
+  return [...inside.path, ...above];
 }
 
 /** RFC 9162 §2.1.3.2, step by step. */

@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import { fromHex, toHex } from '../../src/proof/hex.ts';
 import {
   CHUNK_LEAVES,
+  chunkLevels,
   inclusionProof,
   inclusionProofFromLeaves,
   leafHash,
@@ -51,10 +52,16 @@ function referenceTree(leaves: Uint8Array, n: number) {
 }
 
 /** The chunked proof, reading only the chunk that holds `index` (a copy, as a store read would give). */
-function chunkedProof(leaves: Uint8Array, n: number, index: number, chunkRoots: Uint8Array): Uint8Array[] {
+function chunkedProof(
+  leaves: Uint8Array,
+  n: number,
+  index: number,
+  chunkRoots: Uint8Array,
+  levels?: Uint8Array[],
+): Uint8Array[] {
   const first = Math.floor(index / CHUNK_LEAVES) * CHUNK_LEAVES;
   const last = Math.min(n, first + CHUNK_LEAVES);
-  return inclusionProof(index, n, leaves.slice(first * 32, last * 32), chunkRoots, sha256);
+  return inclusionProof(index, n, leaves.slice(first * 32, last * 32), chunkRoots, sha256, levels);
 }
 
 describe('RFC 9162 test vectors', () => {
@@ -160,6 +167,9 @@ describe('chunked trees against the RFC definition', () => {
         const expected = ref.path(index).map(toHex);
         const chunked = chunkedProof(leaves, n, index, chunkRoots);
         assert.deepEqual(chunked.map(toHex), expected, `chunked, index ${index} of ${n}`);
+        const levels = chunkLevels(chunkRoots, Math.ceil(n / CHUNK_LEAVES), sha256);
+        const cached = chunkedProof(leaves, n, index, chunkRoots, levels);
+        assert.deepEqual(cached.map(toHex), expected, `chunk levels built once, index ${index} of ${n}`);
         const simple = inclusionProofFromLeaves(leaves, n, index, sha256);
         assert.deepEqual(simple.map(toHex), expected, `simple, index ${index} of ${n}`);
         assert.ok(verifyInclusion(at(leaves, index), index, n, chunked, root, sha256), `${index} of ${n}`);
