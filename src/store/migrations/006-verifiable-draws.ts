@@ -41,7 +41,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // Byte order of the hex is the canonical order; PostgreSQL must not compare it by locale.
   if (postgres) await sql`alter table participants add column leaf_hash text collate "C"`.execute(db);
   else await db.schema.alterTable('participants').addColumn('leaf_hash', 'text').execute();
-  await backfillLeaves(db);
+  await backfillLeaves(db, postgres);
   await sql`create unique index participants_leaf on participants (giveaway_id, leaf_hash)`.execute(db);
 
   await db.schema
@@ -62,11 +62,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 /** Existing entrants get a salt now; a row whose id is not a positive safe integer is left for the id check. */
-async function backfillLeaves(db: Kysely<unknown>): Promise<void> {
+async function backfillLeaves(db: Kysely<unknown>, postgres: boolean): Promise<void> {
   for (;;) {
+    // SQLite's column affinity lets a real (1.5, Inf) sit in a bigint column: only integers get a leaf.
+    const integral = postgres ? sql`true` : sql`typeof(telegram_id) = 'integer'`;
     const { rows } = await sql<{ giveaway_id: number; telegram_id: number }>`
       select giveaway_id, telegram_id from participants
-      where salt is null and telegram_id >= 1 and telegram_id <= ${Number.MAX_SAFE_INTEGER}
+      where salt is null and ${integral} and telegram_id >= 1 and telegram_id <= ${Number.MAX_SAFE_INTEGER}
       limit ${BATCH}`.execute(db);
     if (rows.length === 0) return;
     for (const row of rows) {
