@@ -73,7 +73,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         .where('id', '=', gid)
         .executeTakeFirstOrThrow();
       assert.deepEqual(
-        giveaway,
+        { ...giveaway },
         { draw_mode: 'instant', reserve_count: 0 },
         'old giveaways keep their behaviour',
       );
