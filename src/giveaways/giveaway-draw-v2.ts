@@ -87,8 +87,8 @@ export function createSealedDrawer(deps: Deps) {
       const drawnAt = clock.now();
 
       const certificate = await uow.run(async (trx) => {
-        const done = { drawnAt: drawnAt.getTime(), certificateId };
-        if (!(await trx.giveaways.completeSealed(giveawayId, done))) return undefined;
+        const done = { drawnAt: drawnAt.getTime(), certificateId, from: 'sealed' as const };
+        if (!(await trx.giveaways.complete(giveawayId, done))) return undefined;
         const proofs = createEntrantProofs(trx.participants);
         const picked = await proofs.atIndices(sealRow, giveawayId, [...picks.winners, ...picks.reserves]);
         const listed: EntrantWinner[] = picked.map(({ entrant, proof }, i) => ({

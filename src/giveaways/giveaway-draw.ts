@@ -76,7 +76,8 @@ export function createDrawer(deps: Deps) {
     const drawnAt = clock.now();
 
     const certificate = await db.transaction().execute(async (trx): Promise<Certificate> => {
-      const won = await giveaways.complete(row.id, { drawnAt: drawnAt.getTime(), certificateId }, trx);
+      const done = { drawnAt: drawnAt.getTime(), certificateId, from: 'active' as const };
+      const won = await giveaways.complete(row.id, done, trx);
       if (!won) throw alreadyDrawn();
       const ids = await participants.canonicalIds(row.id, trx);
       if (ids.length === 0) throw noParticipants();

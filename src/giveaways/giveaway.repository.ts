@@ -62,17 +62,20 @@ export function createGiveawayRepository(db: Kysely<Database>) {
       await trx.updateTable('giveaways').set({ participants_count: count }).where('id', '=', id).execute();
     },
 
-    /** active → completed, once: false when another draw got there first. */
+    /**
+     * `from` → completed, once: false when another draw got there first. An instant giveaway is
+     * drawn from `active`, a verifiable one from `sealed`.
+     */
     async complete(
       id: number,
-      done: { drawnAt: number; certificateId: string },
+      done: { drawnAt: number; certificateId: string; from: 'active' | 'sealed' },
       trx: Kysely<Database> = db,
     ): Promise<boolean> {
       const result = await trx
         .updateTable('giveaways')
         .set({ status: 'completed', drawn_at: done.drawnAt, certificate_id: done.certificateId })
         .where('id', '=', id)
-        .where('status', '=', 'active')
+        .where('status', '=', done.from)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
@@ -84,21 +87,6 @@ export function createGiveawayRepository(db: Kysely<Database>) {
         .set({ status: 'sealed', sealed_at: sealedAt })
         .where('id', '=', id)
         .where('status', '=', 'active')
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
-
-    /** sealed → completed, once: false when another process drew it first. */
-    async completeSealed(
-      id: number,
-      done: { drawnAt: number; certificateId: string },
-      trx: Kysely<Database> = db,
-    ): Promise<boolean> {
-      const result = await trx
-        .updateTable('giveaways')
-        .set({ status: 'completed', drawn_at: done.drawnAt, certificate_id: done.certificateId })
-        .where('id', '=', id)
-        .where('status', '=', 'sealed')
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

@@ -7,7 +7,7 @@ import type { Database } from '../store/schema.ts';
 import { CSV_HEADER, csvRowLine, UTF8_BOM } from './csv.ts';
 import type { DrandRounds } from './drand-rounds.ts';
 import { createEntrantReceipts } from './entrant-receipts.ts';
-import type { DrawMode, GiveawayRow, GiveawayStatus } from './giveaway.repository.ts';
+import type { GiveawayRow, GiveawayStatus } from './giveaway.repository.ts';
 import {
   type AnyCertificate,
   type Giveaway,
@@ -184,7 +184,7 @@ export function createGiveawayService(deps: Deps) {
       seal: await sealOf(row),
     });
 
-  function drawnResponse(row: GiveawayRow, done: CompletedDraw): DrawResponseV2 {
+  function drawnResponse(done: CompletedDraw): DrawResponseV2 {
     const cert = done.certificate;
     const person = (w: { username: string | null; telegram_id: number }) => ({
       username: w.username,
@@ -342,7 +342,7 @@ export function createGiveawayService(deps: Deps) {
       if (result.kind === 'pending') {
         return { status: 202, giveaway: await full(now), retryAfterSeconds: result.retryAfterSeconds };
       }
-      return { status: 200, body: drawnResponse(now, result.draw) };
+      return { status: 200, body: drawnResponse(result.draw) };
     },
 
     /** Closes entries now and commits to a future drand round, without waiting for it. */

@@ -98,6 +98,29 @@ export interface EntrantRow {
   leaf_hash: string;
 }
 
+/**
+ * One column of a giveaway's participants, sorted by itself and joined into one text by the store
+ * (an ORDER BY inside the aggregate would make SQLite sort again).
+ */
+async function columnInOrder(
+  trx: Kysely<Database>,
+  giveawayId: number,
+  column: 'telegram_id' | 'leaf_hash',
+  separator: string,
+): Promise<string> {
+  const ordered = trx
+    .selectFrom('participants')
+    .select(column)
+    .where('giveaway_id', '=', giveawayId)
+    .orderBy(column)
+    .as('ordered');
+  const row = await trx
+    .selectFrom(ordered)
+    .select(sql<string | null>`string_agg(cast(${sql.ref(column)} as text), ${separator})`.as('joined'))
+    .executeTakeFirst();
+  return row?.joined ?? '';
+}
+
 const ENTRANT_COLUMNS = ['telegram_id', 'username', 'first_name', 'joined_at', 'salt', 'leaf_hash'] as const;
 
 export function createParticipantRepository(db: Kysely<Database>) {
@@ -107,17 +130,7 @@ export function createParticipantRepository(db: Kysely<Database>) {
      * canonicalIds, one aggregated value costs far less than a row per entrant at a million.
      */
     async leafHashesInOrder(giveawayId: number, trx: Kysely<Database> = db): Promise<string> {
-      const ordered = trx
-        .selectFrom('participants')
-        .select('leaf_hash')
-        .where('giveaway_id', '=', giveawayId)
-        .orderBy('leaf_hash')
-        .as('ordered');
-      const row = await trx
-        .selectFrom(ordered)
-        .select(sql<string | null>`string_agg(leaf_hash, '')`.as('leaves'))
-        .executeTakeFirst();
-      return row?.leaves ?? '';
+      return columnInOrder(trx, giveawayId, 'leaf_hash', '');
     },
 
     /** Up to `limit` entrants in canonical order from `fromLeafHash` on (inclusive). */
@@ -185,17 +198,7 @@ export function createParticipantRepository(db: Kysely<Database>) {
      * several times more. (An ORDER BY inside the aggregate would make SQLite sort again.)
      */
     async canonicalIds(giveawayId: number, trx: Kysely<Database> = db): Promise<number[]> {
-      const ordered = trx
-        .selectFrom('participants')
-        .select('telegram_id')
-        .where('giveaway_id', '=', giveawayId)
-        .orderBy('telegram_id')
-        .as('ordered');
-      const row = await trx
-        .selectFrom(ordered)
-        .select(sql<string | null>`string_agg(cast(telegram_id as text), ${'\n'})`.as('ids'))
-        .executeTakeFirst();
-      return parseIdList(row?.ids ?? '');
+      return parseIdList(await columnInOrder(trx, giveawayId, 'telegram_id', '\n'));
     },
 
     async usernames(

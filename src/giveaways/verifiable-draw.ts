@@ -115,7 +115,7 @@ export function createVerifiableDraws(deps: Deps) {
     async [SEAL_JOB](job) {
       const { giveawayId } = job.payload as SealJobPayload;
       const row = await giveaways.findById(giveawayId);
-      if (!row || row.status !== 'active') return { done: true };
+      if (row?.status !== 'active') return { done: true };
       if (Number(row.participants_count) === 0) {
         log.warn(
           { public_id: row.public_id },
@@ -135,7 +135,7 @@ export function createVerifiableDraws(deps: Deps) {
     async [DRAW_JOB](job) {
       const { giveawayId, context } = job.payload as DrawJobPayload;
       const row = await giveaways.findById(giveawayId);
-      if (!row || row.status !== 'sealed') return { done: true };
+      if (row?.status !== 'sealed') return { done: true };
       const seal = await seals.find(giveawayId);
       if (!seal) return { done: true };
       const beacon = await committedRound(seal, row.public_id);
