@@ -54,6 +54,8 @@ function inCsvOrder(rows: CsvRow[]): CsvRow[] {
 /** SQLite binds at most 32 766 values per statement: 6 columns × 2000 rows stays well below. */
 const ROWS_PER_INSERT = 2000;
 const IDS_PER_LOOKUP = 1000;
+/** Leaf hashes per read while sealing: 1 MB of hex text at a time. */
+const LEAVES_PER_PAGE = 16_384;
 
 /** The participants of a giveaway among `telegramIds`, looked up in slices the engines accept. */
 async function joinedAmong(trx: Kysely<Database>, giveawayId: number, telegramIds: number[]) {
@@ -126,11 +128,40 @@ const ENTRANT_COLUMNS = ['telegram_id', 'username', 'first_name', 'joined_at', '
 export function createParticipantRepository(db: Kysely<Database>) {
   return {
     /**
-     * Every leaf hash in canonical (ascending) order, as one hex text of n × 64 characters: like
-     * canonicalIds, one aggregated value costs far less than a row per entrant at a million.
+     * Every leaf hash in canonical (ascending) order, packed (n × 32 bytes). Read in pages along
+     * the (giveaway_id, leaf_hash) index, each page one aggregated hex text (a row per entrant
+     * costs far more at a million), written straight into the packed buffer: only one page is
+     * ever held as text.
      */
-    async leafHashesInOrder(giveawayId: number, trx: Kysely<Database> = db): Promise<string> {
-      return columnInOrder(trx, giveawayId, 'leaf_hash', '');
+    async leafHashesInOrder(giveawayId: number, trx: Kysely<Database> = db): Promise<Uint8Array> {
+      const counted = await trx
+        .selectFrom('participants')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('giveaway_id', '=', giveawayId)
+        .executeTakeFirstOrThrow();
+      const packed = Buffer.allocUnsafe(Number(counted.n) * 32);
+      let filled = 0;
+      let after = '';
+      for (;;) {
+        const ordered = trx
+          .selectFrom('participants')
+          .select('leaf_hash')
+          .where('giveaway_id', '=', giveawayId)
+          .where('leaf_hash', '>', after)
+          .orderBy('leaf_hash')
+          .limit(LEAVES_PER_PAGE)
+          .as('ordered');
+        const row = await trx
+          .selectFrom(ordered)
+          .select(sql<string | null>`string_agg(leaf_hash, '')`.as('leaves'))
+          .executeTakeFirst();
+        const text = row?.leaves ?? '';
+        if (text.length % 64 !== 0 || filled + text.length / 2 > packed.length)
+          throw new Error('leaf hashes are not 32 bytes each, or the list changed while read');
+        filled += packed.write(text, filled, 'hex');
+        if (text.length < LEAVES_PER_PAGE * 64) return packed.subarray(0, filled);
+        after = text.slice(-64);
+      }
     },
 
     /** Up to `limit` entrants in canonical order from `fromLeafHash` on (inclusive). */
