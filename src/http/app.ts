@@ -17,6 +17,7 @@ import { trackRoutes } from './method-not-allowed.ts';
 import type { Metrics } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { sendProblem, toAppError } from './problem.ts';
+import { allowPublicReads } from './public-cors.ts';
 import { requestIdOf } from './request-id.ts';
 import { docsRoutes } from './routes/docs.routes.ts';
 import { giveawayRoutes } from './routes/giveaway.routes.ts';
@@ -58,6 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('principal', null);
   app.decorateRequest('quotaTicket', null);
   const routes = trackRoutes(app);
+  allowPublicReads(app);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

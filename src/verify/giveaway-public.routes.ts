@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { PublicGiveawayLookup } from '../giveaways/public-giveaway.ts';
+import { PUBLIC_READ } from '../http/public-cors.ts';
 import { renderGiveawayNotFoundPage, renderGiveawayPage } from './giveaway-page.ts';
 import { pageCsp, sendPage } from './page-parts.ts';
 import { renderReceiptPage } from './receipt-page.ts';
@@ -25,7 +26,6 @@ function sendJson(reply: FastifyReply, body: unknown, cache: string) {
   return reply
     .type('application/json; charset=utf-8')
     .header('cache-control', cache)
-    .header('access-control-allow-origin', '*')
     .send(JSON.stringify(body));
 }
 
@@ -41,6 +41,7 @@ export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/g/:public_id',
     {
+      config: PUBLIC_READ,
       schema: {
         summary: "A giveaway's public page, or its JSON with the signed seal",
         description:
@@ -69,6 +70,7 @@ export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/g/:public_id/proof/:leaf_hash',
     {
+      config: PUBLIC_READ,
       schema: {
         summary: "An entrant's place in the sealed list: RFC 9162 inclusion proof",
         description:
@@ -100,6 +102,7 @@ export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/g/:public_id/ticket/:leaf_hash',
     {
+      config: PUBLIC_READ,
       schema: {
         summary: "An entrant's signed entry ticket",
         description:

@@ -3,9 +3,10 @@ import { Type } from 'typebox';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { PAGE_CSP } from '../http/html.ts';
+import { PUBLIC_READ } from '../http/public-cors.ts';
 import { KEYS_PATH } from '../proof/verify-draw.ts';
 import { algorithmPage } from './algorithm-doc.ts';
-import { ASSET_PREFIX, browserModule, browserModuleNames } from './browser-modules.ts';
+import { bundleRoutes } from './bundle.routes.ts';
 import { renderCertificatePdf } from './certificate-pdf.ts';
 import { pageCsp } from './page-parts.ts';
 import {
@@ -63,12 +64,12 @@ export const verifyRoutes: FastifyPluginAsync<{ config: Config; certificates: Ce
   { config, certificates },
 ) => {
   const base = config.publicBaseUrl;
-  // Strip the browser modules now: a module that cannot be served fails the start, not a visitor.
-  for (const name of browserModuleNames()) browserModule(`${name}.js`);
+  await app.register(bundleRoutes, { config });
 
   app.get(
     '/verify/:certificate_id',
     {
+      config: PUBLIC_READ,
       schema: {
         summary: 'Public proof of a draw: HTML page, `.json` certificate or `.pdf` certificate',
         description:
@@ -97,7 +98,6 @@ export const verifyRoutes: FastifyPluginAsync<{ config: Config; certificates: Ce
         return reply
           .type('application/json; charset=utf-8')
           .header('cache-control', CACHE)
-          .header('access-control-allow-origin', '*')
           .send(JSON.stringify(cert));
       }
       if (suffix === 'pdf') {
@@ -126,14 +126,4 @@ export const verifyRoutes: FastifyPluginAsync<{ config: Config; certificates: Ce
   app.get('/docs/draw-algorithm', { schema: { hide: true } }, async (_request, reply) =>
     sendPage(reply, 200, algorithmPage()),
   );
-
-  app.get(`${ASSET_PREFIX}*`, { schema: { hide: true } }, async (request, reply) => {
-    const code = browserModule((request.params as { '*': string })['*']);
-    if (code === undefined) throw new AppError('not_found', 'No such script');
-    return reply
-      .type('text/javascript; charset=utf-8')
-      .header('cache-control', 'public, max-age=300')
-      .header('x-content-type-options', 'nosniff')
-      .send(code);
-  });
 };

@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Certificate } from '../../src/giveaways/certificate.ts';
 import { runTyche } from '../helpers/cli.ts';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
+import { downloadVerifier, olderNode, runStandalone } from '../helpers/standalone-verifier.ts';
 
 describe('tyche verify', () => {
   let dir: string;
@@ -79,8 +80,30 @@ describe('tyche verify', () => {
       assert.ok(res.stdout.includes(line), `missing ${line}:\n${res.stdout}`);
     }
     assert.match(res.stdout, /- Participant list: not checked/);
-    assert.match(res.stdout, /VALID: every check passed\.\n$/);
+    // v1 rests on the operator's randomness: said on its own line and in the verdict, never a bare VALID.
+    assert.match(res.stdout, /^• Trust: the operator's randomness must be trusted$/m);
+    assert.match(
+      res.stdout,
+      /\nVALID \(tyche-draw-v1\): every check passed, but the operator's randomness must be trusted\.\n$/,
+    );
     assert.doesNotMatch(res.stdout, /✗/);
+  });
+
+  test('--json: one object with the checks, the trust level and the verdict', async () => {
+    const res = await runTyche(['verify', verifyUrl, '--json'], {});
+    assert.equal(res.code, 0, res.stdout + res.stderr);
+    const report = JSON.parse(res.stdout);
+    assert.equal(report.valid, true);
+    assert.equal(report.algorithm, 'tyche-draw-v1');
+    assert.equal(report.trust, 'operator');
+    assert.equal(report.trust_label, "the operator's randomness must be trusted");
+    assert.equal(report.certificate_id, certificateId);
+    assert.ok(report.checks.some((c: { id: string; ok: boolean }) => c.id === 'signature' && c.ok));
+    assert.deepEqual(
+      report.not_checked.map((n: { id: string }) => n.id),
+      ['participants'],
+    );
+    assert.match(report.verdict, /operator's randomness must be trusted/);
   });
 
   test('an id (from PUBLIC_BASE_URL), the .json and .pdf URLs, and a file with --keys', async () => {
@@ -201,6 +224,95 @@ describe('tyche verify', () => {
       assert.equal(res.code, code, `${args.join(' ')}\n${res.stdout}${res.stderr}`);
       assert.match(res.stderr, message, args.join(' '));
     }
+  });
+
+  describe('tyche-verify.mjs, downloaded and run outside the repository', () => {
+    const node = olderNode();
+    let standalone: { dir: string; file: string };
+    const run = (args: string[], env: Record<string, string> = {}) =>
+      runStandalone(node.path, standalone.file, args, { cwd: standalone.dir, env });
+    before(async () => {
+      standalone = await downloadVerifier(server.url);
+    });
+    after(() => rmSync(standalone.dir, { recursive: true, force: true }));
+
+    test('is one ES module that imports nothing but Node built-ins', async () => {
+      const res = await fetch(`${server.url}/tyche-verify.mjs`);
+      assert.equal(res.status, 200);
+      assert.match(String(res.headers.get('content-type')), /^text\/javascript/);
+      const code = await res.text();
+      assert.ok(code.startsWith('#!/usr/bin/env node\n'), code.slice(0, 80));
+      const specifiers = [...code.matchAll(/^\s*import\s[^'"]*?from\s*["']([^"']+)["']/gm)].map((m) => m[1]);
+      assert.ok(specifiers.length > 0, 'the bundle imports node:crypto, node:fs and node:util');
+      for (const specifier of specifiers) assert.match(specifier, /^node:/);
+      assert.doesNotMatch(code, /\bimport\(\s*["'](?!node:)/);
+      const etag = res.headers.get('etag');
+      assert.ok(etag);
+      const again = await fetch(`${server.url}/tyche-verify.mjs`, { headers: { 'if-none-match': etag } });
+      assert.equal(again.status, 304);
+    });
+
+    test(`gives the verdicts of tyche verify line for line (Node ${node.version})`, async () => {
+      const tamperedCases = [
+        tamperedFile('s-hash.json', (c) => {
+          c.hash = c.hash.replace(/^./, (d) => (d === '0' ? '1' : '0'));
+        }),
+        tamperedFile('s-winners.json', (c) => {
+          [c.winners[0], c.winners[1]] = [c.winners[1], c.winners[0]];
+        }),
+        tamperedFile('s-r.json', (c) => {
+          c.randomness.bytes = c.randomness.bytes.replace(/^./, (d) => (d === '0' ? '1' : '0'));
+        }),
+      ];
+      const lines = readFileSync(file('participants.csv'), 'utf8').split('\r\n');
+      lines[3] = lines[3].replace(/^\d+/, '77');
+      writeFileSync(file('s-tampered.csv'), lines.join('\r\n'));
+      const cases: [string[], number][] = [
+        [[verifyUrl], 0],
+        [[verifyUrl, '--json'], 0],
+        [
+          [file('certificate.json'), '--keys', file('keys.json'), '--participants', file('participants.csv')],
+          0,
+        ],
+        ...tamperedCases.map((path): [string[], number] => [[path, '--keys', file('keys.json')], 1]),
+        [[verifyUrl, '--participants', file('s-tampered.csv')], 1],
+        [[verifyUrl, '--json', '--participants', file('s-tampered.csv')], 1],
+        [[`${server.url}/verify/c_unknown0000000`], 3],
+        [[file('certificate.json'), '--keys', file('missing-keys.json')], 3],
+        [['a', 'b'], 2],
+        [[verifyUrl, '--relay', 'http://127.0.0.1:9'], 2],
+      ];
+      const results = await Promise.all(
+        cases.map(([args]) => Promise.all([runTyche(['verify', ...args], {}), run(args)])),
+      );
+      for (const [i, [args, code]] of cases.entries()) {
+        const [cli, mjs] = results[i];
+        const shown = `${args.join(' ')}\n--- tyche verify\n${cli.stdout}${cli.stderr}--- tyche-verify.mjs\n${mjs.stdout}${mjs.stderr}`;
+        assert.equal(cli.code, code, shown);
+        assert.equal(mjs.code, code, shown);
+        assert.equal(mjs.stdout, cli.stdout, shown);
+        const message = (stderr: string) =>
+          stderr.split('\n')[0].replace(/^(tyche verify|tyche-verify\.mjs): /, '');
+        assert.equal(message(mjs.stderr), message(cli.stderr), shown);
+      }
+    });
+
+    test('a bare certificate id is read from the server that served the file', async () => {
+      const res = await run([certificateId]);
+      assert.equal(res.code, 0, res.stdout + res.stderr);
+      assert.match(res.stdout, /✓ Ed25519 signature: valid/);
+      const elsewhere = await run([certificateId], { PUBLIC_BASE_URL: 'http://127.0.0.1:9' });
+      assert.equal(elsewhere.code, 3, elsewhere.stdout + elsewhere.stderr);
+      assert.match(elsewhere.stderr, /cannot reach http:\/\/127\.0\.0\.1:9\/verify\//);
+    });
+
+    test('--help prints the options and the exit status', async () => {
+      const res = await run(['--help']);
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stdout, /Usage: node tyche-verify\.mjs CERTIFICATE_ID\|VERIFY_URL\|FILE\.json/);
+      assert.match(res.stdout, /--receipt RECEIPT_URL\|RECEIPT\.json/);
+      assert.match(res.stdout, new RegExp(`Default server: ${server.url.replace(/\./g, '\\.')}`));
+    });
   });
 
   test('--help explains the inputs and the exit status', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Signer } from '../../giveaways/signer.ts';
+import { PUBLIC_READ } from '../public-cors.ts';
 import { errorResponses } from '../schemas.ts';
 import { KeySetSchema } from './giveaway.schemas.ts';
 
@@ -13,6 +14,7 @@ export const wellKnownRoutes: FastifyPluginAsyncTypebox<{ signer: Signer }> = as
   app.get(
     '/.well-known/tyche-keys.json',
     {
+      config: PUBLIC_READ,
       schema: {
         tags: ['verify'],
         summary: 'The Ed25519 public keys that sign certificates, retired ones included (JWK set)',
