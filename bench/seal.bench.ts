@@ -14,6 +14,7 @@ import type { SealFigures } from './seal-measure.ts';
 const MILLION = 1_000_000;
 const WINNERS = 1000;
 const SEED_BATCH = 50_000;
+/** BENCH_ENTRANTS (or BENCH_PARTICIPANTS, as for the giveaway suite) makes a quicker run. */
 const count = () => Number(process.env.BENCH_ENTRANTS ?? process.env.BENCH_PARTICIPANTS ?? MILLION);
 const round = (value: number, digits = 0) => Number(value.toFixed(digits));
 const MB = 2 ** 20;
@@ -79,7 +80,7 @@ async function seedVerifiable(entrants: number): Promise<SeededVerifiable> {
 async function measureInChild(seeded: SeededVerifiable): Promise<SealFigures> {
   const script = new URL('./seal-measure.ts', import.meta.url).pathname;
   const profile = process.env.BENCH_CPU_PROF;
-  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const flags = ['--expose-gc', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])];
   const child = spawn(
     process.execPath,
     [...flags, '--disable-warning=ExperimentalWarning', script, seeded.dataDir, seeded.publicId, seeded.key],
@@ -100,30 +101,28 @@ async function measureInChild(seeded: SeededVerifiable): Promise<SealFigures> {
 /** Where the time of the seal and the draw goes, from CPU profiles (BENCH_CPU_PROF). */
 export const SEAL_READING = `### Reading the seal figures
 
-The seal meets its target with room to spare, and nearly all of its time is the entrant tree.
-Profiled with \`BENCH_CPU_PROF=<dir> npm run bench -- seal\`, the seal's transaction spends about
-90% in \`buildEntrantTree\` and under 10% in the ordered read (one aggregated hex text along the
-\`(giveaway_id, leaf_hash)\` index); the drand round, signing and the two inserts are a few tens of
-milliseconds together. The tree is about a million node hashes (leaf hashes are stored at entry),
-and 80% of its time is inside node:crypto's one-shot \`hash()\`: not the SHA-256 itself but the
-fresh \`Buffer\`, with a backing store of its own, that each call returns. That is also why
-repeated builds in one process slow down (the tree-alone runs): a million external buffers per
-build for the garbage collector.
+The seal takes well under its 3 s target, and most of it is the entrant tree. Profiled with
+\`BENCH_CPU_PROF=<dir> npm run bench -- seal\`: the tree is about a million node hashes (leaf hashes
+are stored at entry), nearly all of its time inside node:crypto's one-shot \`hash()\`. The digest is
+asked for as binary text and copied into a pooled buffer: asked for as a \`Buffer\`, each digest
+got a backing store of its own, which made every hash about 2.5× dearer and slowed repeated builds
+while the garbage collector worked through a million external buffers (the tree took 0.8–1.5 s
+then). The ordered read, in pages of 16 384 along the \`(giveaway_id, leaf_hash)\` index, is the
+next largest part; the drand round with its BLS check, the signature and the two inserts are a few
+tens of milliseconds together.
 
-Peak memory is the read, not the tree: the list arrives as one 64 MB hex text in SQLite, again as a
-64 MB JavaScript string, then as the 32 MB packed buffer the tree works on; the tree itself adds
-one 8 KB chunk buffer and the chunk roots.
+The peak RSS growth is the 32 MB packed list, one page of text at a time (about 1 MB in SQLite and
+1 MB as a JavaScript string) with the garbage those pages leave until the next collection, and the
+tree's 8 KB working buffer and chunk roots. Reading the whole list as one aggregated text, as the
+seal first did, grew the process by about 207 MB: 64 MB of text in SQLite, the same again as a
+string, then the buffer.
 
-The draw after the round spends most of its time on the winners' proofs: each proof recomputes
-the path through all the chunk roots (about 3 900 hashes at a million entrants), so 1 000 winners
-cost about 4 million hashes; reading their 256-leaf chunks (one query each) is most of the rest.
-
-What would move the numbers, measured on a copy of the code: asking \`hash()\` for a \`'binary'\`
-string and copying it into a pooled buffer makes each hash about 2.5× cheaper (tree ≈ 0.36 s,
-seal ≈ 0.65 s, without the slowdown on repeated builds); reading the leaf hashes in pages of
-16 384 straight into one packed buffer brings the seal's RSS growth to about 70 MB; hashing the
-levels above the chunks once per draw and reusing them for every winner brings the draw of 1 000
-winners to about 1 s.
+The draw after the round spends about half of its time reading the winners' 256-leaf chunks (one
+query per chunk, a row object per entrant) and a quarter on the proofs inside those chunks; the
+levels above the chunks are hashed once per draw (before that, once per winner: about 5 s for 1 000
+winners). Reading each chunk as one aggregated value, as the CSV export reads its pages, would cut
+the first part. A single proof rehashes the roughly 3 900 chunk roots above its chunk; keeping those
+levels with the seal would leave it one chunk read.
 `;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -153,7 +152,7 @@ export async function benchSeal(): Promise<BenchResult[]> {
         unit: 'MB',
         target: '< 200 MB',
         met: Number.isFinite(growth) && growth < 200,
-        notes: `${(f.rssBefore / MB).toFixed(0)} → ${(f.rssPeak / MB).toFixed(0)} MB (VmHWM reset just before the seal); leaf hashes held as one hex text and one packed buffer, no object per entrant`,
+        notes: `${(f.rssBefore / MB).toFixed(0)} → ${(f.rssPeak / MB).toFixed(0)} MB (VmHWM reset just before the seal); leaf hashes read page by page into one packed buffer, no object per entrant`,
       },
       {
         name: `entrant tree alone (buildEntrantTree, ${n} leaves)`,
