@@ -63,7 +63,7 @@ export const ERROR_CODES = {
   not_sealed: {
     status: 409,
     title: 'Not sealed yet',
-    help: 'Inclusion proofs exist once the entrant list is sealed; retry after the seal (see the giveaway\'s `ends_at`).',
+    help: "Inclusion proofs exist once the entrant list is sealed; retry after the seal (see the giveaway's `ends_at`).",
   },
   payload_too_large: { status: 413, title: 'Payload too large', help: 'The request body exceeds 1 MiB.' },
   unsupported_media_type: {
