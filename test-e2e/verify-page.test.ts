@@ -90,6 +90,10 @@ describe('the verification page in a real browser', () => {
     assert.equal(await page.locator('h1').innerText(), TITLE);
     assert.equal(await page.locator('[data-winner-position]').count(), 3);
     assert.equal(await page.getByRole('button', { name: 'Verify this draw' }).isVisible(), false);
+    assert.match(
+      await page.locator('[data-trust="operator"]').innerText(),
+      /the operator's randomness must be trusted/,
+    );
     for (const heading of ['Winners', 'The draw', 'Randomness', 'Seal', 'Check it yourself']) {
       assert.ok(await page.getByRole('region', { name: heading }).isVisible(), heading);
     }
@@ -109,9 +113,16 @@ describe('the verification page in a real browser', () => {
       const winners = await page.locator('[data-winner-position] td:nth-child(2)').allInnerTexts();
       assert.equal(winners.length, 3);
       const verdict = await verifyInBrowser(page);
-      assert.match(verdict, /^Valid draw: all 7 checks passed in your browser\.$/);
+      assert.equal(
+        verdict,
+        "The certificate checks out (all 7 checks passed in your browser), but the operator's randomness must be trusted.",
+      );
       assert.equal(await page.locator('#verify-checks li.check.ok').count(), 7);
       assert.equal(await page.locator('#verify-checks li.check.bad').count(), 0);
+      assert.match(
+        await page.locator('#verify-checks li.check.note').innerText(),
+        /^•\s+Trust\s+the operator's randomness must be trusted$/,
+      );
       assert.equal(await page.locator('#verify-result').getAttribute('aria-live'), 'polite');
       await page.screenshot({ path: join(ARTIFACTS, `verify-page-${name}-valid.png`), fullPage: true });
       await context.close();
@@ -164,7 +175,7 @@ describe('the verification page in a real browser', () => {
       assert.equal(r.authorization, undefined, r.url);
       assert.ok(r.url.startsWith(`${server.url}/`), r.url);
     }
-    assert.ok(requests.some((r) => r.url.endsWith('/assets/js/giveaways/draw-v1.js')));
+    assert.ok(requests.some((r) => r.url.endsWith('/assets/js/verify/verify-button.js')));
     assert.ok(requests.some((r) => r.url.endsWith('/.well-known/tyche-keys.json')));
     // Chromium asks for /favicon.ico on its own, and that 404 is logged as a console error.
     assert.deepEqual(

@@ -12,6 +12,7 @@ import { OPERATOR_TRUST_LABEL } from '../../src/proof/report.ts';
 import { objectHashProblem, objectSignatureProblem } from '../../src/proof/signed-object.ts';
 import { verifyCertificate } from '../../src/proof/verifier.ts';
 import { createServices } from '../../src/services.ts';
+import { BROWSER_SCRIPTS } from '../../src/verify/browser-modules.ts';
 import { RECEIPT_SCRIPT_URL } from '../../src/verify/giveaway-public.routes.ts';
 import { storeTargets } from '../helpers/stores.ts';
 import { sampleCertificate } from './certificates.ts';
@@ -256,6 +257,7 @@ describe('public giveaway pages and data', () => {
     assert.deepEqual(res.body.match(/<script\b[^>]*>/g), [
       `<script type="module" src="${RECEIPT_SCRIPT_URL}">`,
     ]);
+    assert.ok(BROWSER_SCRIPTS.some((script) => script.url === RECEIPT_SCRIPT_URL));
     assert.match(res.body, /<noscript>/);
     assert.match(res.body, /data-giveaway-url="\/g\/Fx7HkQ2xN4ab.json"/);
     assert.match(res.body, /<button type="button" id="receipt-save" hidden>Save receipt<\/button>/);

@@ -1,0 +1,200 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ARTIFACTS, DESKTOP, launchChromium, MOBILE } from './browser.ts';
+import { startVerifiableServer, type VerifiableServer } from './verifiable-server.ts';
+
+describe('the receipt page in a real browser', () => {
+  let s: VerifiableServer;
+  let browser: Browser;
+  const consoleErrors: string[] = [];
+  const requests: { url: string; authorization: string | undefined }[] = [];
+
+  before(async () => {
+    s = await startVerifiableServer();
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await s?.stop();
+  });
+
+  async function open(
+    viewport: typeof MOBILE,
+    javaScriptEnabled = true,
+  ): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ viewport, javaScriptEnabled, acceptDownloads: true });
+    context.on('request', async (request) => {
+      requests.push({ url: request.url(), authorization: (await request.allHeaders()).authorization });
+    });
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    return { context, page };
+  }
+
+  async function receiptOf(page: Page, url: string) {
+    await page.goto(url);
+    await page.locator('#receipt-status.verdict').waitFor({ timeout: 30_000 });
+    return {
+      status: await page.locator('#receipt-status').innerText(),
+      passed: await page.locator('#receipt-checks li.check.ok strong').allInnerTexts(),
+      failed: await page.locator('#receipt-checks li.check.bad strong').allInnerTexts(),
+    };
+  }
+
+  test('before the seal: the entry ticket is signed and the list is not sealed yet', async () => {
+    const { context, page } = await open(DESKTOP);
+    const result = await receiptOf(page, s.receipts[0].receipt_url);
+    assert.match(result.status, /^Your entry ticket is signed\. The list is not sealed yet\./);
+    assert.deepEqual(result.passed, [
+      'Entry ticket: passed',
+      'Ticket hash: passed',
+      'Ticket signature: passed',
+    ]);
+    assert.deepEqual(result.failed, []);
+    // The fragment stays in the browser: no request carried it.
+    assert.ok(requests.every((r) => !r.url.includes(s.receipts[0].salt)));
+    await page.screenshot({ path: join(ARTIFACTS, 'receipt-page-desktop-before-seal.png'), fullPage: true });
+    await context.close();
+  });
+
+  test('sealed: each entrant finds its own place in the list', async () => {
+    await s.seal({ holdRound: true });
+    const sealed = await s.receiptsNow();
+    for (const [i, viewport] of [
+      [2, MOBILE],
+      [7, DESKTOP],
+    ] as const) {
+      const { context, page } = await open(viewport);
+      const result = await receiptOf(page, sealed[i].receipt_url);
+      assert.deepEqual(result.failed, []);
+      assert.match(result.status, /^You are in the sealed list\. The draw uses drand round \d+/);
+      assert.equal(
+        await page.locator('#receipt-place').innerText(),
+        `You are entrant #${sealed[i].index! + 1} of ${s.entrants.length} in the sealed list.`,
+      );
+      assert.ok(result.passed.includes('Receipt inclusion proof: passed'));
+      assert.ok(result.passed.includes('Seal signature: passed'));
+      if (viewport === MOBILE) {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone screen`);
+        await page.screenshot({ path: join(ARTIFACTS, 'receipt-page-mobile-sealed.png'), fullPage: true });
+      }
+      await context.close();
+    }
+  });
+
+  test('drawn: winners, reserves and the others each learn their outcome by re-running the draw', async () => {
+    const cert = await s.release();
+    const receipts = await s.receiptsNow();
+    const positionOf = new Map(
+      [...cert.winners, ...cert.reserves].map((e) => [e.telegram_id, e.position] as const),
+    );
+    const winner = receipts.find((r) => positionOf.get(r.telegram_id) === 1)!;
+    const reserve = receipts.find((r) => positionOf.get(r.telegram_id) === cert.winners.length + 1)!;
+    const other = receipts.find((r) => !positionOf.has(r.telegram_id))!;
+    for (const [receipt, viewport, expected, shot] of [
+      [winner, DESKTOP, 'You won: winner #1.', 'receipt-page-desktop-won.png'],
+      [reserve, MOBILE, /^You are reserve #1 \(position \d+\)/, 'receipt-page-mobile-reserve.png'],
+      [other, MOBILE, 'You were not drawn this time.', undefined],
+    ] as const) {
+      const { context, page } = await open(viewport);
+      const result = await receiptOf(page, receipt.receipt_url);
+      assert.deepEqual(result.failed, [], receipt.receipt_url);
+      assert.match(result.status, /^Every check passed in your browser/);
+      const outcome = await page.locator('#receipt-outcome').innerText();
+      if (typeof expected === 'string') assert.equal(outcome, expected);
+      else assert.match(outcome, expected);
+      for (const label of ['Certificate', 'Certificate and seal', 'Outcome', 'drand relay record']) {
+        assert.ok(result.passed.includes(`${label}: passed`), label);
+      }
+      if (shot) await page.screenshot({ path: join(ARTIFACTS, shot), fullPage: true });
+      await context.close();
+    }
+    assert.ok(
+      requests.some((r) => r.url === `${s.drand.url}/${s.drand.chainHash}/public/${cert.beacon.round}`),
+    );
+  });
+
+  test('"Save receipt" downloads what the receipt endpoint gives', async () => {
+    const receipt = (await s.receiptsNow())[4];
+    const { context, page } = await open(DESKTOP);
+    await receiptOf(page, receipt.receipt_url);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#receipt-save')]);
+    assert.match(
+      download.suggestedFilename(),
+      new RegExp(`^tyche-receipt-${s.publicId}-${receipt.telegram_id}\\.json$`),
+    );
+    const saved = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    assert.deepEqual(saved, receipt);
+    await context.close();
+  });
+
+  test('a tampered proof is a named failure', async () => {
+    const receipt = (await s.receiptsNow())[5];
+    const { context, page } = await open(MOBILE);
+    await page.route('**/proof/*', async (route) => {
+      const proof = await (await route.fetch()).json();
+      proof.proof[0] = proof.proof[0].replace(/^./, (c: string) => (c === '0' ? '1' : '0'));
+      await route.fulfill({ json: proof });
+    });
+    const result = await receiptOf(page, receipt.receipt_url);
+    assert.match(
+      result.status,
+      /^1 of \d+ checks failed \(Receipt inclusion proof\): do not trust this result\.$/,
+    );
+    assert.ok(result.failed.includes('Receipt inclusion proof: FAILED'), result.failed.join());
+    assert.ok(result.passed.includes('Ticket signature: passed'));
+    assert.equal(await page.locator('#receipt-outcome').isVisible(), false);
+    await page.screenshot({
+      path: join(ARTIFACTS, 'receipt-page-mobile-tampered-proof.png'),
+      fullPage: true,
+    });
+    await context.close();
+  });
+
+  test('an entry left out of the sealed list is named, and its signed ticket kept', async () => {
+    const receipt = (await s.receiptsNow())[6];
+    const { context, page } = await open(DESKTOP);
+    await page.route('**/proof/*', (route) =>
+      route.fulfill({ status: 404, contentType: 'application/problem+json', body: '{"status":404}' }),
+    );
+    const result = await receiptOf(page, receipt.receipt_url);
+    assert.deepEqual(result.failed, ['Receipt inclusion proof: FAILED']);
+    assert.match(await page.locator('#receipt-checks li.check.bad').innerText(), /not in the sealed list/);
+    assert.equal(await page.locator('#receipt-save').isVisible(), true);
+    await context.close();
+  });
+
+  test('a wrong receipt code asks again; without a code the page offers a field', async () => {
+    const { context, page } = await open(MOBILE);
+    const receipt = (await s.receiptsNow())[1];
+    await page.goto(receipt.receipt_url.replace(/#.*$/, ''));
+    assert.equal(await page.locator('#receipt-code-form').isVisible(), true);
+    await page.fill('#receipt-code', receipt.receipt_url);
+    await page.click('#receipt-code-form button');
+    await page.locator('#receipt-status.verdict').waitFor();
+    assert.match(await page.locator('#receipt-status').innerText(), /^Every check passed/);
+    assert.equal(new URL(page.url()).hash, `#${receipt.telegram_id}.${receipt.salt}`);
+    await page.goto(`${receipt.receipt_url.replace(/#.*$/, '')}#12.abc`);
+    assert.match(await page.locator('#receipt-status').innerText(), /This receipt link is not complete/);
+    await context.close();
+  });
+
+  test('no request carried credentials or left the server and the relay; no script or CSP error', () => {
+    assert.ok(requests.length > 20);
+    for (const r of requests) {
+      assert.equal(r.authorization, undefined, r.url);
+      assert.ok(r.url.startsWith(`${s.server.url}/`) || r.url.startsWith(`${s.drand.url}/`), r.url);
+    }
+    assert.deepEqual(
+      consoleErrors.filter((e) => !/404/.test(e)),
+      [],
+    );
+  });
+});
