@@ -13,7 +13,7 @@ import { compareBeaconRecord } from './beacon-record.ts';
 import { parseEntrantsExport } from './entrants-export.ts';
 import { parseParticipantsCsv } from './participants-csv.ts';
 import type { VerifyContext } from './verify-cli-core.ts';
-import type { NotChecked, VerifyResult } from './verify-cli-output.ts';
+import { chainHint, type NotChecked, type VerifyResult } from './verify-cli-output.ts';
 import {
   CannotCheck,
   fetchJson,
@@ -132,8 +132,6 @@ export async function verifyCertificateFrom(target: string, context: VerifyConte
     loadJson(where.certificate, 'certificate'),
     loadJson(where.keys, 'signing keys'),
   ]);
-  const participantIds = csv === undefined ? undefined : readParticipants(csv);
-  const entrants = entrantsFile === undefined ? undefined : readEntrants(entrantsFile);
   const algorithm = isRecord(certificate) ? certificate.algorithm : undefined;
   if (algorithm === ALGORITHM_V2 && csv !== undefined) {
     throw new UsageError(
@@ -145,6 +143,8 @@ export async function verifyCertificateFrom(target: string, context: VerifyConte
       `--entrants is for ${ALGORITHM_V2} certificates; for ${ALGORITHM} pass --participants`,
     );
   }
+  const participantIds = csv === undefined ? undefined : readParticipants(csv);
+  const entrants = entrantsFile === undefined ? undefined : readEntrants(entrantsFile);
   const wantsBeacon = values.beacon === true;
   const beaconRecord =
     wantsBeacon && algorithm === ALGORITHM_V2 && isRecord(certificate)
@@ -176,14 +176,7 @@ export async function verifyCertificateFrom(target: string, context: VerifyConte
         detail: "not checked; pass --beacon to compare the round with a drand relay's copy",
       });
     }
-    const chain = report.checks.find((c) => c.id === 'beacon-chain');
-    if (chain && !chain.ok && chains.length === 0) {
-      notChecked.push({
-        id: 'drand-chain',
-        label: 'drand chain key',
-        detail: "only quicknet's is built in; pass --drand-chain with the chain's /info (file or URL)",
-      });
-    }
+    notChecked.push(...chainHint(report, chains.length));
   } else if (report.algorithm === ALGORITHM) {
     await addV1Beacon(report, certificate, context, notChecked);
     if (!participantIds) {

@@ -22,6 +22,19 @@ export interface VerifyResult {
   extra: Record<string, unknown>;
 }
 
+/** A failed chain check with no --drand-chain given: say how to give the chain's key. */
+export function chainHint(report: Report, chainsGiven: number): NotChecked[] {
+  const chain = report.checks.find((c) => c.id === 'beacon-chain');
+  if (!chain || chain.ok || chainsGiven > 0) return [];
+  return [
+    {
+      id: 'drand-chain',
+      label: 'drand chain key',
+      detail: "only quicknet's is built in; pass --drand-chain with the chain's /info (file or URL)",
+    },
+  ];
+}
+
 /** v1's trust line is a statement about the draw, not something a verifier can check. */
 const isStatement = (id: string) => id === 'trust';
 

@@ -11,7 +11,7 @@ import { type Outcome, verifyReceipt, verifySeal } from '../proof/verifier.ts';
 import { KEYS_PATH } from '../proof/verify-draw.ts';
 import { parseReceiptCode, type ReceiptCode, ticketChecks } from './receipt-checks.ts';
 import type { VerifyContext } from './verify-cli-core.ts';
-import type { NotChecked, VerifyResult } from './verify-cli-output.ts';
+import { chainHint, type NotChecked, type VerifyResult } from './verify-cli-output.ts';
 import { CannotCheck, fetchJson, isUrl, loadJson, sourceOf } from './verify-inputs.ts';
 
 const RECEIPT_PATH = /^(.*)\/g\/([^/]+)\/receipt\/?$/;
@@ -129,6 +129,7 @@ export async function verifyReceiptFrom(arg: string, context: VerifyContext): Pr
       ),
     );
     extra.in_sealed_list = false;
+    notChecked.push(...chainHint(sealReport, chains.length));
     return {
       heading,
       report: report(ALGORITHM_V2, 'public', checks),
@@ -161,6 +162,7 @@ export async function verifyReceiptFrom(arg: string, context: VerifyContext): Pr
     chains,
   });
   checks.push(...result.checks);
+  notChecked.push(...chainHint(result, chains.length));
   const included = result.checks.some((c) => c.id === 'receipt-proof' && c.ok);
   extra.in_sealed_list = included;
   extra.index = place.index;
