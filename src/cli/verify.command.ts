@@ -1,5 +1,5 @@
 import { configFromEnv } from '../config.ts';
-import { runVerify, VERIFY_OPTIONS, VERIFY_SUMMARY, VERIFY_USAGE } from '../verify/verify-cli-core.ts';
+import { runVerify, VERIFY_OPTIONS, VERIFY_SUMMARY, verifyUsage } from '../verify/verify-cli-core.ts';
 import type { Command } from './command.ts';
 
 export { EXIT_CANNOT_CHECK } from '../verify/verify-cli-core.ts';
@@ -7,7 +7,7 @@ export { EXIT_CANNOT_CHECK } from '../verify/verify-cli-core.ts';
 /** `tyche verify`: the verifier tyche-verify.mjs also bundles, with PUBLIC_BASE_URL as the default server. */
 export const verify: Command = {
   name: 'verify',
-  usage: `verify ${VERIFY_USAGE}`,
+  usage: verifyUsage('verify', '  tyche verify'),
   summary: VERIFY_SUMMARY,
   options: VERIFY_OPTIONS,
   run: (args, io) =>

@@ -3,14 +3,14 @@
 // default server differ: the server that served this file, unless PUBLIC_BASE_URL says otherwise.
 
 import { UsageError } from '../cli/command.ts';
-import { EXIT_USAGE, parseVerifyArgs, runVerify, VERIFY_SUMMARY, VERIFY_USAGE } from './verify-cli-core.ts';
+import { EXIT_USAGE, parseVerifyArgs, runVerify, VERIFY_SUMMARY, verifyUsage } from './verify-cli-core.ts';
 
 // Replaced when the file is bundled: the public address of the server that serves it.
 declare const TYCHE_SERVED_BY: string | undefined;
 
 const PROGRAM = 'tyche-verify.mjs';
 const servedBy = typeof TYCHE_SERVED_BY === 'string' ? TYCHE_SERVED_BY : 'http://127.0.0.1:8080';
-const usage = `Usage: node ${PROGRAM} ${VERIFY_USAGE}`;
+const usage = `Usage: ${verifyUsage(`node ${PROGRAM}`, `       node ${PROGRAM}`)}`;
 
 async function main(argv: string[]): Promise<number> {
   const major = Number(process.versions.node.split('.')[0]);

@@ -28,11 +28,13 @@ export const VERIFY_OPTIONS = {
   json: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
-export const VERIFY_USAGE = [
-  'CERTIFICATE_ID|VERIFY_URL|FILE.json [--keys URL|FILE] [--participants participants.csv]',
-  '    [--entrants entrants.json] [--drand-chain info.json|URL] [--beacon [--relay URL]] [--json]',
-  '  --receipt RECEIPT_URL|RECEIPT.json [--keys URL|FILE] [--drand-chain info.json|URL] [--json]',
-].join('\n');
+/** The two forms of the command line; `again` starts the second line (the command, indented). */
+export const verifyUsage = (first: string, again: string) =>
+  [
+    `${first} CERTIFICATE_ID|VERIFY_URL|FILE.json [--keys URL|FILE] [--participants participants.csv]`,
+    '    [--entrants entrants.json] [--drand-chain info.json|URL] [--beacon [--relay URL]] [--json]',
+    `${again} --receipt RECEIPT_URL|RECEIPT.json [--keys URL|FILE] [--drand-chain info.json|URL] [--json]`,
+  ].join('\n');
 
 export const VERIFY_SUMMARY = `Re-check a draw independently, one line per check.
 
