@@ -38,7 +38,16 @@ for (const target of await storeTargets()) {
     test('deep link and button joins are stored with the Telegram profile, once each', async () => {
       const id = await create('Stored joins');
       const [ann, bob] = [telegramUser(), telegramUser({ username: undefined })];
-      assert.match((await h.say(ann, `/start g_${id}`)).params.text, /entry number is 1/);
+      const reply = (await h.say(ann, `/start g_${id}`)).params.text;
+      assert.match(reply, /entry number is 1/);
+      // The receipt link carries the entrant's id and salt in its fragment, as stored.
+      const link = /<a href="([^"]+)">Your receipt<\/a>/.exec(reply)?.[1];
+      const stored = await h.store.db
+        .selectFrom('participants')
+        .select('salt')
+        .where('telegram_id', '=', ann.id)
+        .executeTakeFirstOrThrow();
+      assert.equal(link, `http://127.0.0.1:8080/g/${id}/receipt#${ann.id}.${stored.salt}`);
       assert.match(
         (await h.press(bob, `join:${id}`, { chatId: -100777, type: 'channel' })).params.text,
         /entry number is 2/,
