@@ -16,6 +16,9 @@ export interface Database {
   bot_users: BotUsersTable;
   jobs: JobsTable;
   seals: SealsTable;
+  log_entries: LogEntriesTable;
+  log_nodes: LogNodesTable;
+  log_head: LogHeadTable;
 }
 
 export interface AccountsTable {
@@ -135,4 +138,30 @@ export interface SealsTable {
   chunk_roots: Uint8Array;
   chunk_firsts: Uint8Array;
   created_at: number;
+}
+
+export interface LogEntriesTable {
+  idx: number;
+  /** `seal`, `certificate` or `key` (CONTRACT §8). */
+  kind: string;
+  /** The seal id, certificate id or key id the entry is about. */
+  ref_id: string;
+  /** The RFC 8785 bytes of the signed object, exactly as published. */
+  leaf_data: Uint8Array;
+  leaf_hash: Uint8Array;
+  created_at: number;
+}
+
+/** Every complete subtree of the log's tree: 2^level leaves from idx × 2^level; level 0 is a leaf. */
+export interface LogNodesTable {
+  level: number;
+  idx: number;
+  hash: Uint8Array;
+}
+
+/** One row (id 1): the log's size and root, taken first by every append. */
+export interface LogHeadTable {
+  id: number;
+  size: number;
+  root: Uint8Array;
 }

@@ -5,6 +5,7 @@ import * as giveaways from './003-giveaways.ts';
 import * as bot from './004-bot.ts';
 import * as jobs from './005-jobs.ts';
 import * as verifiableDraws from './006-verifiable-draws.ts';
+import * as transparencyLog from './007-transparency-log.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the order is reviewed in
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '004-bot': bot,
   '005-jobs': jobs,
   '006-verifiable-draws': verifiableDraws,
+  '007-transparency-log': transparencyLog,
 };
 
 export const migrationProvider: MigrationProvider = {
