@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTransparencyLog, type TransparencyLog } from '../../src/log/transparency-log.ts';
 import { fromHex, toHex } from '../../src/proof/hex.ts';
-import { inclusionProofFromLeaves, rootOfNodes, verifyInclusion } from '../../src/proof/merkle.ts';
+import {
+  inclusionProofFromLeaves,
+  rootOfNodes,
+  verifyConsistency,
+  verifyInclusion,
+} from '../../src/proof/merkle.ts';
 import type { Store } from '../../src/store/store.ts';
 import { storeTargets } from '../helpers/stores.ts';
 import {
@@ -133,7 +138,7 @@ for (const target of await storeTargets()) {
       }
     });
 
-    test('every consistency proof between sizes up to 24, and 300 sampled pairs, is the RFC PROOF', async () => {
+    test('every consistency proof between sizes up to 24, and 300 sampled pairs, verifies and is the RFC PROOF', async () => {
       const pairs: [number, number][] = [];
       for (let second = 1; second <= 24; second++)
         for (let first = 1; first <= second; first++) pairs.push([first, second]);
@@ -142,14 +147,28 @@ for (const target of await storeTargets()) {
         const second = 1 + next(SIZE);
         pairs.push([1 + next(second), second]);
       }
+      const rootAt = (n: number) => rootOfNodes(packed(), n, sha256);
       for (const [first, second] of pairs) {
+        const proof = await log.consistencyProof(first, second);
         assert.deepEqual(
-          hexes(await log.consistencyProof(first, second)),
+          hexes(proof),
           hexes(referenceConsistency(first, leaves.slice(0, second))),
           `PROOF(${first}, ${second})`,
         );
+        assert.ok(verifyConsistency(first, second, rootAt(first), rootAt(second), proof, sha256));
+        if (proof.length > 0) {
+          const flipped = proof.map((p) => new Uint8Array(p));
+          flipped[next(flipped.length)][next(32)] ^= 1 << next(8);
+          assert.ok(
+            !verifyConsistency(first, second, rootAt(first), rootAt(second), flipped, sha256),
+            `a flipped bit in PROOF(${first}, ${second})`,
+          );
+        }
       }
-      assert.deepEqual(await log.consistencyProof(0, SIZE), [], 'from the empty tree');
+      const empty = sha256(new Uint8Array(0));
+      const fromEmpty = await log.consistencyProof(0, SIZE);
+      assert.deepEqual(fromEmpty, [], 'from the empty tree');
+      assert.ok(verifyConsistency(0, SIZE, empty, rootAt(SIZE), fromEmpty, sha256));
       assert.deepEqual(await log.consistencyProof(0, 0), []);
     });
 
