@@ -40,9 +40,9 @@ function checkCount(name: string, value: number): void {
     throw new RangeError(`${name} must be a non-negative integer`);
 }
 
-function checkAtMost(name: string, value: number, limit: number, what: string): void {
+function checkWithin(name: string, value: number, size: number): void {
   checkCount(name, value);
-  if (value > limit) throw new RangeError(`${name} ${value} is beyond ${what} ${limit}`);
+  if (value > size) throw new RangeError(`${name} ${value} is beyond the log size ${size}`);
 }
 
 /**
@@ -87,7 +87,7 @@ export function createTransparencyLog(deps: { db: Kysely<Database> }) {
   async function sizeFor(...sizes: [string, number][]): Promise<number> {
     for (const [name, value] of sizes) checkCount(name, value);
     const { size } = await reader.readHead();
-    for (const [name, value] of sizes) checkAtMost(name, value, size, 'the log size');
+    for (const [name, value] of sizes) checkWithin(name, value, size);
     return size;
   }
 
@@ -142,7 +142,7 @@ export function createTransparencyLog(deps: { db: Kysely<Database> }) {
     async root(size: number): Promise<Uint8Array> {
       checkCount('size', size);
       const head = await reader.readHead();
-      checkAtMost('size', size, head.size, 'the log size');
+      checkWithin('size', size, head.size);
       return size === head.size ? head.root : rootOf(reader, size);
     },
 
