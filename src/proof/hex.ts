@@ -41,3 +41,19 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
   return diff === 0;
 }
+
+const BASE64_TEXT = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Standard padded base64 (RFC 4648 §4), as signed notes and checkpoints write it. */
+export function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]);
+  return btoa(binary);
+}
+
+/** Padded standard base64, or null; like fromBase64url, only the one text that encodes the bytes. */
+export function fromBase64(text: string): Uint8Array | null {
+  if (typeof text !== 'string' || !BASE64_TEXT.test(text)) return null;
+  const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  return toBase64(bytes) === text ? bytes : null;
+}
