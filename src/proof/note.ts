@@ -125,7 +125,8 @@ export function formatSignatureLine(sig: NoteSignature): string {
   return `${SIGNATURE_PREFIX}${sig.name} ${toBase64(raw)}\n`;
 }
 
-function textProblem(text: string): string | null {
+/** Why `text` cannot be the text of a note (not well-formed, or a control character other than newline), or null. */
+export function noteTextProblem(text: string): string | null {
   if (!text.isWellFormed()) return 'not valid UTF-8';
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -136,7 +137,7 @@ function textProblem(text: string): string | null {
 
 /** Text (ending in a newline), a blank line, then one line per signature. */
 export function formatNote(text: string, signatures: readonly NoteSignature[]): string {
-  const problem = textProblem(text);
+  const problem = noteTextProblem(text);
   if (problem) throw new TypeError(`the note text ${problem}`);
   if (!text.endsWith('\n')) throw new TypeError('the note text must end in a newline');
   if (signatures.length === 0) throw new RangeError('a signed note has at least one signature');
@@ -157,7 +158,7 @@ export function parseNote(note: string | Uint8Array): ParsedNote {
       throw new TypeError('malformed note: not valid UTF-8');
     }
   }
-  const problem = textProblem(message);
+  const problem = noteTextProblem(message);
   if (problem) throw new TypeError(`malformed note: ${problem}`);
   const split = message.lastIndexOf('\n\n');
   if (split < 0) throw new TypeError('malformed note: no blank line before the signatures');
