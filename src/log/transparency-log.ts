@@ -1,7 +1,8 @@
 import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Sha256 } from '../proof/digest.ts';
-import { consistencyProofFrom, inclusionProofFrom, leafHash, type RangeHash } from '../proof/merkle.ts';
+import { leafHash } from '../proof/merkle.ts';
+import { consistencyProofFrom, inclusionProofFrom, type RangeHash } from '../proof/merkle-proofs.ts';
 import type { Database } from '../store/schema.ts';
 import { createLogRepository, type LogEntryRow, type LogRepository } from './log.repository.ts';
 import { appendToFrontier, foldSubtrees, type NodeKey, nodeName, rangeNodes } from './tree-shape.ts';

@@ -2,12 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTransparencyLog, type TransparencyLog } from '../../src/log/transparency-log.ts';
 import { fromHex, toHex } from '../../src/proof/hex.ts';
-import {
-  inclusionProofFromLeaves,
-  rootOfNodes,
-  verifyConsistency,
-  verifyInclusion,
-} from '../../src/proof/merkle.ts';
+import { inclusionProofFromLeaves, rootOfNodes, verifyInclusion } from '../../src/proof/merkle.ts';
+import { verifyConsistency } from '../../src/proof/merkle-proofs.ts';
 import type { Store } from '../../src/store/store.ts';
 import { storeTargets } from '../helpers/stores.ts';
 import {

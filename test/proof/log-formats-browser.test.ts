@@ -14,7 +14,7 @@ const consistency = JSON.parse(
 test('the log formats, type-stripped and on their own, check a real cosigned checkpoint and a consistency proof', async () => {
   const checkpoint = await loadStripped<typeof import('../../src/proof/checkpoint.ts')>('checkpoint');
   const cosignature = await loadStripped<typeof import('../../src/proof/cosignature.ts')>('cosignature');
-  const merkle = await loadStripped<typeof import('../../src/proof/merkle.ts')>('merkle');
+  const merkle = await loadStripped<typeof import('../../src/proof/merkle-proofs.ts')>('merkle-proofs');
   try {
     const real = vectors.realCheckpoint;
     const opened = checkpoint.module.openCheckpoint(real.note, real.logKey);

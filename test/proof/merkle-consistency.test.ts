@@ -4,17 +4,19 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fromHex, toHex } from '../../src/proof/hex.ts';
 import {
-  consistencyProofFrom,
-  consistencyProofFromLeaves,
-  inclusionProofFrom,
   inclusionProofFromLeaves,
   leafHash,
   nodeHash,
-  type RangeHash,
   rootOfNodes,
-  verifyConsistency,
   verifyInclusion,
 } from '../../src/proof/merkle.ts';
+import {
+  consistencyProofFrom,
+  consistencyProofFromLeaves,
+  inclusionProofFrom,
+  type RangeHash,
+  verifyConsistency,
+} from '../../src/proof/merkle-proofs.ts';
 
 // Plain Uint8Arrays, not Buffers: a Buffer's slice() is a view, and the tests flip bits in copies.
 const sha256 = (data: Uint8Array): Uint8Array => new Uint8Array(hash('sha256', data, 'buffer'));
