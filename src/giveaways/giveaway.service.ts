@@ -4,7 +4,7 @@ import { AppError } from '../errors.ts';
 import type { Seal } from '../proof/v2-types.ts';
 import type { OperationContext, RandomService } from '../randomness/random.service.ts';
 import type { Database } from '../store/schema.ts';
-import { CSV_HEADER, csvRowLine, UTF8_BOM } from './csv.ts';
+import { participantCsvLines } from './csv-lines.ts';
 import type { DrandRounds } from './drand-rounds.ts';
 import { createEntrantReceipts } from './entrant-receipts.ts';
 import type { GiveawayRow, GiveawayStatus } from './giveaway.repository.ts';
@@ -14,24 +14,25 @@ import {
   type GiveawaySummary,
   giveawayOf,
   summaryOf,
-  verifyUrlOf,
 } from './giveaway.views.ts';
-import { createDrawer, type DrawnEvent, type DrawResponse } from './giveaway-draw.ts';
-import { type CompletedDraw, createSealedDrawer } from './giveaway-draw-v2.ts';
+import { decodeListCursor, encodeListCursor } from './giveaway-cursor.ts';
+import { createDrawer, type DrawnEvent } from './giveaway-draw.ts';
+import { createSealedDrawer } from './giveaway-draw-v2.ts';
+import { type DrawOutcome, drawnEventOf, drawnResponseOf } from './giveaway-draw-views.ts';
 import { checkNewGiveaway, type NewGiveawayInput } from './giveaway-input.ts';
 import { createSealer, SEAL_JOB, sealJobKey } from './giveaway-seal.ts';
 import { giveawayRepositories, giveawayUnitOfWork } from './giveaway-store.ts';
 import { isCertificateId, isPublicId, newPublicId } from './ids.ts';
-import type { CsvPosition } from './participant.repository.ts';
 import { addParticipants, type ParticipantInput } from './participants.ts';
-import { type PublicGiveawayLookup, publicGiveawayOf } from './public-giveaway.ts';
+import { createPublicGiveaways } from './public-giveaway.ts';
 import type { Signer } from './signer.ts';
 import { createVerifiableDraws, type SealJobPayload } from './verifiable-draw.ts';
 
+export { CSV_PAGE_ROWS } from './csv-lines.ts';
 export type { DrawnEvent } from './giveaway-draw.ts';
+export type { AnyDrawResponse, DrawOutcome, DrawResponseV2 } from './giveaway-draw-views.ts';
 export { TITLE_MAX } from './giveaway-input.ts';
 export type { ParticipantInput } from './participants.ts';
-export const CSV_PAGE_ROWS = 5000;
 
 export type JoinUrl = (publicId: string) => string;
 export type DrawnListener = (event: DrawnEvent) => void | Promise<void>;
@@ -70,20 +71,6 @@ export interface JoinResult {
   receiptUrl: string | undefined;
 }
 
-const CURSOR = /^g1\.([1-9][0-9]{0,15})$/;
-const encodeCursor = (id: number) => Buffer.from(`g1.${id}`).toString('base64url');
-
-function decodeCursor(cursor: string): number {
-  const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  const id = match ? Number(match[1]) : Number.NaN;
-  if (!Number.isSafeInteger(id)) {
-    throw new AppError('invalid_parameter', 'cursor is not one this API issued', {
-      errors: [{ parameter: 'cursor', message: 'must be a next_cursor value from a previous page' }],
-    });
-  }
-  return id;
-}
-
 const notFound = () => new AppError('not_found', 'No giveaway has this id');
 const completed = () =>
   new AppError('giveaway_completed', 'This giveaway has been drawn and no longer accepts participants');
@@ -97,26 +84,6 @@ const sealedNow = () =>
 function closed(status: string | undefined): AppError {
   return status === 'sealed' ? sealedNow() : completed();
 }
-
-/** The 200 of a draw, for either algorithm. */
-export type AnyDrawResponse = DrawResponse | DrawResponseV2;
-export interface DrawResponseV2 {
-  winners: { username: string | null; telegram_id: number }[];
-  reserves: { username: string | null; telegram_id: number }[];
-  certificate_id: string;
-  verify_url: string;
-  qrng_source: 'drand';
-  request_id: string;
-  participants_count: number;
-  seal: Seal;
-  drawn_at: string;
-  algorithm: 'tyche-draw-v2';
-}
-
-/** A draw call's outcome: drawn (200), or sealed and waiting for its round (202). */
-export type DrawOutcome =
-  | { status: 200; body: AnyDrawResponse }
-  | { status: 202; giveaway: Giveaway; retryAfterSeconds: number };
 
 export function createGiveawayService(deps: Deps) {
   const { db, clock } = deps;
@@ -137,7 +104,7 @@ export function createGiveawayService(deps: Deps) {
     log: deps.log ?? { warn: () => {} },
     announce: async (giveawayId, done) => {
       const row = await giveaways.findById(giveawayId);
-      if (row) notify(drawnEventOf(row, done));
+      if (row) notify(drawnEventOf(row, done, deps.publicBaseUrl));
     },
   });
   const receipts = createEntrantReceipts({
@@ -146,7 +113,6 @@ export function createGiveawayService(deps: Deps) {
     signer: deps.signer,
     publicBaseUrl: deps.publicBaseUrl,
   });
-  const drandView = { chain_hash: deps.drand.chain.hash, relay: deps.drandRelay };
   const listeners = new Set<DrawnListener>();
   let joinUrl = deps.joinUrl;
 
@@ -184,41 +150,6 @@ export function createGiveawayService(deps: Deps) {
       seal: await sealOf(row),
     });
 
-  function drawnResponse(done: CompletedDraw): DrawResponseV2 {
-    const cert = done.certificate;
-    const person = (w: { username: string | null; telegram_id: number }) => ({
-      username: w.username,
-      telegram_id: w.telegram_id,
-    });
-    return {
-      winners: cert.winners.map(person),
-      reserves: cert.reserves.map(person),
-      certificate_id: cert.certificate_id,
-      verify_url: verifyUrlOf(deps.publicBaseUrl, cert.certificate_id),
-      qrng_source: 'drand',
-      request_id: done.requestId,
-      participants_count: cert.seal.entrants.count,
-      seal: cert.seal,
-      drawn_at: cert.drawn_at,
-      algorithm: 'tyche-draw-v2',
-    };
-  }
-
-  function drawnEventOf(row: GiveawayRow, done: CompletedDraw): DrawnEvent {
-    const certificateId = done.certificate.certificate_id;
-    return {
-      publicId: row.public_id,
-      title: row.title,
-      certificateId,
-      verifyUrl: verifyUrlOf(deps.publicBaseUrl, certificateId),
-      winners: done.certificate.winners.map((w) => ({
-        telegram_id: w.telegram_id,
-        username: w.username,
-        position: w.position,
-      })),
-    };
-  }
-
   /** Entries into an active giveaway, refused with the right code once it is sealed or drawn. */
   async function enter(row: GiveawayRow, list: ParticipantInput[]) {
     if (row.status !== 'active') throw closed(row.status);
@@ -250,7 +181,7 @@ export function createGiveawayService(deps: Deps) {
       total: number;
       next_cursor: string | null;
     }> {
-      const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+      const beforeId = query.cursor === undefined ? undefined : decodeListCursor(query.cursor);
       const filter = { accountId, status: query.status };
       const rows = await giveaways.list({ ...filter, beforeId, limit: query.limit + 1 });
       const page = rows.slice(0, query.limit);
@@ -258,7 +189,7 @@ export function createGiveawayService(deps: Deps) {
       return {
         giveaways: page.map(summaryOf),
         total: await giveaways.count(filter),
-        next_cursor: more ? encodeCursor(page[page.length - 1].id) : null,
+        next_cursor: more ? encodeListCursor(page[page.length - 1].id) : null,
       };
     },
 
@@ -342,7 +273,7 @@ export function createGiveawayService(deps: Deps) {
       if (result.kind === 'pending') {
         return { status: 202, giveaway: await full(now), retryAfterSeconds: result.retryAfterSeconds };
       }
-      return { status: 200, body: drawnResponse(result.draw) };
+      return { status: 200, body: drawnResponseOf(result.draw, deps.publicBaseUrl) };
     },
 
     /** Closes entries now and commits to a future drand round, without waiting for it. */
@@ -365,25 +296,14 @@ export function createGiveawayService(deps: Deps) {
     },
 
     /** The public, keyless side: /g pages, proofs and tickets. */
-    public: {
-      async view(publicId) {
-        const row = isPublicId(publicId) ? await giveaways.findByPublicId(publicId) : undefined;
-        if (!row) return undefined;
-        return publicGiveawayOf(row, {
-          seal: await sealOf(row),
-          publicBaseUrl: deps.publicBaseUrl,
-          drand: drandView,
-        });
-      },
-      async proof(publicId, leafHash) {
-        const row = isPublicId(publicId) ? await giveaways.findByPublicId(publicId) : undefined;
-        return row ? receipts.proofOf(row, leafHash) : undefined;
-      },
-      async ticket(publicId, leafHash) {
-        const row = isPublicId(publicId) ? await giveaways.findByPublicId(publicId) : undefined;
-        return row ? receipts.ticketByLeaf(row, leafHash) : undefined;
-      },
-    } satisfies PublicGiveawayLookup,
+    public: createPublicGiveaways({
+      findByPublicId: async (publicId) =>
+        isPublicId(publicId) ? giveaways.findByPublicId(publicId) : undefined,
+      sealOf,
+      receipts,
+      publicBaseUrl: deps.publicBaseUrl,
+      drand: { chain_hash: deps.drand.chain.hash, relay: deps.drandRelay },
+    }),
 
     /** The background work of verifiable giveaways, for the job runner. */
     jobHandlers: verifiable.handlers,
@@ -393,20 +313,10 @@ export function createGiveawayService(deps: Deps) {
       const row = await owned(accountId, publicId);
       const certificate = await certificateOf(row.certificate_id);
       const winners = new Set(certificate?.winners.map((w) => w.telegram_id));
-      async function* lines(): AsyncGenerator<string> {
-        yield (options.bom ? UTF8_BOM : '') + CSV_HEADER;
-        let after: CsvPosition | undefined;
-        for (;;) {
-          const page = await participants.csvPage(row.id, after, CSV_PAGE_ROWS);
-          const parts = new Array<string>(page.length);
-          for (let i = 0; i < page.length; i++) parts[i] = csvRowLine(page[i], winners.has(page[i][0]));
-          if (parts.length > 0) yield parts.join('');
-          if (page.length < CSV_PAGE_ROWS) return;
-          const last = page[page.length - 1];
-          after = { second: Math.floor(last[3] / 1000), telegramId: last[0] };
-        }
-      }
-      return { filename: `participants-${row.public_id}.csv`, lines: lines() };
+      return {
+        filename: `participants-${row.public_id}.csv`,
+        lines: participantCsvLines(participants, row.id, winners, options.bom),
+      };
     },
 
     /** Called after each draw commits; returns a function that removes the listener. */

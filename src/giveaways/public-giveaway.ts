@@ -1,5 +1,5 @@
 import type { InclusionProof, Seal, Ticket } from '../proof/v2-types.ts';
-import { receiptUrlOf } from './entrant-receipts.ts';
+import { type EntrantReceipts, receiptUrlOf } from './entrant-receipts.ts';
 import type { GiveawayRow, GiveawayStatus } from './giveaway.repository.ts';
 import { verifyUrlOf } from './giveaway.views.ts';
 
@@ -56,5 +56,34 @@ export function publicGiveawayOf(
     verify_url: row.certificate_id === null ? null : verifyUrlOf(extra.publicBaseUrl, row.certificate_id),
     receipt_url: receiptUrlOf(extra.publicBaseUrl, row.public_id),
     drand: extra.drand,
+  };
+}
+
+/** The keyless side of the giveaway service: what /g pages, proofs and tickets may show. */
+export function createPublicGiveaways(deps: {
+  findByPublicId(publicId: string): Promise<GiveawayRow | undefined>;
+  sealOf(row: GiveawayRow): Promise<Seal | undefined>;
+  receipts: Pick<EntrantReceipts, 'proofOf' | 'ticketByLeaf'>;
+  publicBaseUrl: string;
+  drand: { chain_hash: string; relay: string };
+}): PublicGiveawayLookup {
+  return {
+    async view(publicId) {
+      const row = await deps.findByPublicId(publicId);
+      if (!row) return undefined;
+      return publicGiveawayOf(row, {
+        seal: await deps.sealOf(row),
+        publicBaseUrl: deps.publicBaseUrl,
+        drand: deps.drand,
+      });
+    },
+    async proof(publicId, leafHash) {
+      const row = await deps.findByPublicId(publicId);
+      return row ? deps.receipts.proofOf(row, leafHash) : undefined;
+    },
+    async ticket(publicId, leafHash) {
+      const row = await deps.findByPublicId(publicId);
+      return row ? deps.receipts.ticketByLeaf(row, leafHash) : undefined;
+    },
   };
 }
