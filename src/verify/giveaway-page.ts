@@ -1,9 +1,9 @@
 import type { PublicGiveaway } from '../giveaways/public-giveaway.ts';
 import { type Html, html, layout } from '../http/html.ts';
 import { QUICKNET } from '../proof/drand.ts';
+import { KEYS_PATH } from '../proof/keys-path.ts';
 import { OPERATOR_TRUST_LABEL } from '../proof/report.ts';
 import type { Seal } from '../proof/v2-types.ts';
-import { KEYS_PATH } from '../proof/verify-draw.ts';
 import { hex, PAGE_STYLE, time } from './page-parts.ts';
 
 const STATUS_TEXT: Record<PublicGiveaway['status'], string> = {

@@ -1,7 +1,7 @@
 import type { PublicGiveaway } from '../giveaways/public-giveaway.ts';
 import { html, layout } from '../http/html.ts';
+import { KEYS_PATH } from '../proof/keys-path.ts';
 import { OPERATOR_TRUST_LABEL } from '../proof/report.ts';
-import { KEYS_PATH } from '../proof/verify-draw.ts';
 import { PAGE_STYLE } from './page-parts.ts';
 
 const RECEIPT_STYLE = `

@@ -4,10 +4,10 @@
 import { existsSync } from 'node:fs';
 import { UsageError } from '../cli/command.ts';
 import { ALGORITHM } from '../proof/draw-v1.ts';
+import { KEYS_PATH } from '../proof/keys-path.ts';
 import { isRecord } from '../proof/report.ts';
 import { ALGORITHM_V2 } from '../proof/v2-types.ts';
 import { type Check, type Report, verifyCertificate } from '../proof/verifier.ts';
-import { KEYS_PATH } from '../proof/verify-draw.ts';
 import { BEACON_VALUE_BYTES, type CertificateV1 } from '../proof/verify-v1.ts';
 import { compareBeaconRecord } from './beacon-record.ts';
 import { parseEntrantsExport } from './entrants-export.ts';

@@ -5,10 +5,10 @@
 import { UsageError } from '../cli/command.ts';
 import { entrantLeafHash } from '../proof/entrant-leaf.ts';
 import { fromHex, toHex } from '../proof/hex.ts';
+import { KEYS_PATH } from '../proof/keys-path.ts';
 import { type Check, isRecord, makeCheck, report } from '../proof/report.ts';
 import { ALGORITHM_V2, type InclusionProof, type Seal } from '../proof/v2-types.ts';
 import { type Outcome, verifyReceipt, verifySeal } from '../proof/verifier.ts';
-import { KEYS_PATH } from '../proof/verify-draw.ts';
 import { parseReceiptCode, type ReceiptCode, ticketChecks } from './receipt-checks.ts';
 import type { VerifyContext } from './verify-cli-core.ts';
 import { chainHint, type NotChecked, type VerifyResult } from './verify-cli-output.ts';

@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { PAGE_CSP } from '../http/html.ts';
 import { PUBLIC_READ } from '../http/public-cors.ts';
-import { KEYS_PATH } from '../proof/verify-draw.ts';
+import { KEYS_PATH } from '../proof/keys-path.ts';
 import { algorithmPage } from './algorithm-doc.ts';
 import { bundleRoutes } from './bundle.routes.ts';
 import { renderCertificatePdf } from './certificate-pdf.ts';

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Signer } from '../../giveaways/signer.ts';
+import { KEYS_PATH } from '../../proof/keys-path.ts';
 import { PUBLIC_READ } from '../public-cors.ts';
 import { errorResponses } from '../schemas.ts';
 import { KeySetSchema } from './giveaway.schemas.ts';
@@ -12,7 +13,7 @@ export const wellKnownRoutes: FastifyPluginAsyncTypebox<{ signer: Signer }> = as
   });
 
   app.get(
-    '/.well-known/tyche-keys.json',
+    KEYS_PATH,
     {
       config: PUBLIC_READ,
       schema: {
