@@ -1,47 +1,17 @@
 import { createHash } from 'node:crypto';
-import { type ALGORITHM, beaconR, type DrawResult, type Sha256, toHex } from '../proof/draw-v1.ts';
+import { beaconR, type DrawResult, type Sha256, toHex } from '../proof/draw-v1.ts';
+import type { CertificateRandomness, CertificateV1, CertificateV1Body } from '../proof/verify-v1.ts';
 import type { Operation } from '../randomness/random.service.ts';
-import type { SourceName } from '../randomness/source.ts';
-import type { Sealed } from './certificate-crypto.ts';
 
 export const sha256: Sha256 = (data) => createHash('sha256').update(data).digest();
 
 /** R is 32 bytes (CONTRACT §5 step 3). */
 export const R_BYTES = 32;
 
-export interface CertificateRandomness {
-  source: SourceName;
-  request_id: string;
-  bytes: string;
-  source_reference: string;
-  obtained_at: string;
-  beacon_value?: string;
-  system_entropy?: string;
-}
-
-export interface CertificateWinner {
-  position: number;
-  index: number;
-  telegram_id: number;
-  username: string | null;
-}
-
-/** The fields of CONTRACT §5 step 8, in its order; `hash` and `signature` are added by sealing. */
-export interface CertificateBody {
-  certificate_id: string;
-  algorithm: typeof ALGORITHM;
-  public_id: string;
-  title: string;
-  winners_count: number;
-  participants_count: number;
-  participants_hash: string;
-  randomness: CertificateRandomness;
-  seed: string;
-  winners: CertificateWinner[];
-  drawn_at: string;
-}
-
-export type Certificate = CertificateBody & Sealed;
+// The certificate's shape is the verifier's: what the server seals is what every verifier reads.
+export type { CertificateRandomness, CertificateWinner } from '../proof/verify-v1.ts';
+export type CertificateBody = CertificateV1Body;
+export type Certificate = CertificateV1;
 
 /**
  * R for one operation. A beacon value is public before the call, so it is mixed with the

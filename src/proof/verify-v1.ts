@@ -32,8 +32,8 @@ export interface CertificateWinner {
   username: string | null;
 }
 
-/** A tyche-draw-v1 certificate (CONTRACT §5.8). */
-export interface CertificateV1 {
+/** The fields of CONTRACT §5 step 8, in its order; `hash` and `signature` are added by sealing. */
+export interface CertificateV1Body {
   certificate_id: string;
   algorithm: typeof ALGORITHM;
   public_id: string;
@@ -45,6 +45,10 @@ export interface CertificateV1 {
   seed: string;
   winners: CertificateWinner[];
   drawn_at: string;
+}
+
+/** A tyche-draw-v1 certificate (CONTRACT §5.8). */
+export interface CertificateV1 extends CertificateV1Body {
   hash: string;
   signature: { alg: 'Ed25519'; kid: string; value: string };
 }

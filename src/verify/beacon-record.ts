@@ -1,5 +1,5 @@
 import { toHex } from '../proof/draw-v1.ts';
-import type { Certificate } from '../proof/verify-draw.ts';
+import type { CertificateV1 } from '../proof/verify-v1.ts';
 import {
   DRAND_QUICKNET,
   DRAND_URL,
@@ -24,7 +24,7 @@ const TIMEOUT_MS = 15_000;
  * pulse's SHA-512 output; drand: the BLS signature under the quicknet key).
  */
 export async function compareBeaconRecord(
-  randomness: Certificate['randomness'],
+  randomness: CertificateV1['randomness'],
   relays: BeaconRelays = {},
 ): Promise<{ ok: boolean; detail: string }> {
   const { source, source_reference: reference, beacon_value: value } = randomness;

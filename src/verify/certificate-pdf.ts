@@ -1,7 +1,7 @@
 import { OPERATOR_TRUST_LABEL } from '../proof/report.ts';
 import type { CertificateV2 } from '../proof/v2-types.ts';
 import { ALGORITHM_V2 } from '../proof/v2-types.ts';
-import type { Certificate } from '../proof/verify-draw.ts';
+import type { CertificateV1 } from '../proof/verify-v1.ts';
 import { renderCertificatePdfV2 } from './certificate-pdf-v2.ts';
 import { describeSource, formatUtc, sourceReferenceUrl } from './certificate-text.ts';
 import {
@@ -20,15 +20,15 @@ import {
  * Any title renders: fonts are chosen per character from the packaged Noto families.
  */
 export async function renderCertificatePdf(
-  cert: Certificate | CertificateV2,
+  cert: CertificateV1 | CertificateV2,
   pageUrl: string,
   specUrl: string,
 ): Promise<Buffer> {
   if (cert.algorithm === ALGORITHM_V2) return renderCertificatePdfV2(cert as CertificateV2, pageUrl, specUrl);
-  return renderV1(cert as Certificate, pageUrl, specUrl);
+  return renderV1(cert as CertificateV1, pageUrl, specUrl);
 }
 
-async function renderV1(cert: Certificate, pageUrl: string, specUrl: string): Promise<Buffer> {
+async function renderV1(cert: CertificateV1, pageUrl: string, specUrl: string): Promise<Buffer> {
   const { doc, done } = openPage({ title: `Draw certificate ${cert.certificate_id}`, subject: cert.title });
   let y = await drawHeader(doc, {
     eyebrow: 'TYCHE DRAW CERTIFICATE',

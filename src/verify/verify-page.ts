@@ -1,7 +1,8 @@
+import type { AnyCertificate } from '../giveaways/giveaway.views.ts';
 import { type Html, html, layout } from '../http/html.ts';
 import { OPERATOR_TRUST_LABEL } from '../proof/report.ts';
 import type { CertificateV2 } from '../proof/v2-types.ts';
-import type { Certificate } from '../proof/verify-draw.ts';
+import type { CertificateV1 } from '../proof/verify-v1.ts';
 import { DRAND_URL } from '../randomness/sources/drand.source.ts';
 import { VERIFY_SCRIPT_URL } from './browser-modules.ts';
 import { describeSource, sourceReferenceUrl } from './certificate-text.ts';
@@ -10,19 +11,19 @@ import { type CertificateV2Urls, renderCertificateV2Body } from './verify-page-v
 
 /** The relay defaults to the public drand service; the server passes its own DRAND_URL. */
 export type CertificateUrls = Omit<CertificateV2Urls, 'relay'> & { relay?: string };
-export type AnyCertificate = Certificate | CertificateV2;
+export type { AnyCertificate };
 
 export const isCertificateV2 = (cert: AnyCertificate): cert is CertificateV2 =>
   cert.algorithm === 'tyche-draw-v2';
 
-function reference(cert: Certificate): Html {
+function reference(cert: CertificateV1): Html {
   const r = cert.randomness;
   const url = sourceReferenceUrl(r.source, r.source_reference);
   if (url) return html`<a href="${url}">${r.source_reference}</a>`;
   return html`<code class="mono">${r.source_reference}</code> <span class="muted">(a private source: its bytes are published only here)</span>`;
 }
 
-function winnersTable(cert: Certificate): Html {
+function winnersTable(cert: CertificateV1): Html {
   const rows = cert.winners.map(
     (w) =>
       html`<tr data-winner-position="${w.position}" data-telegram-id="${w.telegram_id}"><td>${w.position}</td><td>${w.username ? `@${w.username}` : '—'}</td><td class="mono">${w.telegram_id}</td><td class="mono">${w.index}</td></tr>`,
@@ -33,7 +34,7 @@ function winnersTable(cert: Certificate): Html {
 <tbody>${rows}</tbody></table></div>`;
 }
 
-function beaconRows(cert: Certificate): Html | string {
+function beaconRows(cert: CertificateV1): Html | string {
   const r = cert.randomness;
   if (r.beacon_value === undefined && r.system_entropy === undefined) return '';
   return html`<dt>Beacon value</dt><dd>${hex(r.beacon_value)}</dd>
@@ -41,7 +42,7 @@ function beaconRows(cert: Certificate): Html | string {
 <dt>How R was made</dt><dd>R = SHA-256(beacon value ‖ system entropy): the beacon is public, the fresh entropy makes R unpredictable.</dd>`;
 }
 
-function renderCertificateV1Body(cert: Certificate, urls: CertificateUrls): Html {
+function renderCertificateV1Body(cert: CertificateV1, urls: CertificateUrls): Html {
   const r = cert.randomness;
   return html`<main>
 <header><p class="eyebrow">Tyche draw certificate · instant draw</p><h1>${cert.title}</h1>
