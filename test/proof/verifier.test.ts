@@ -5,14 +5,7 @@ import { createSigningKey, publicJwk } from '../../src/giveaways/certificate-cry
 import { fromHex, toHex } from '../../src/proof/hex.ts';
 import { inclusionProofFromLeaves } from '../../src/proof/merkle.ts';
 import type { CertificateV2, Seal } from '../../src/proof/v2-types.ts';
-import {
-  OPERATOR_TRUST_LABEL,
-  type Report,
-  verifyCertificate,
-  verifyReceipt,
-  verifySeal,
-} from '../../src/proof/verifier.ts';
-import { sampleCertificate, tampered } from '../verify/certificates.ts';
+import { type Report, verifyCertificate, verifyReceipt, verifySeal } from '../../src/proof/verifier.ts';
 import { altered, buildV2World, sha256, type V2World } from './v2-fixture.ts';
 
 const failing = (r: Report) => r.checks.filter((c) => !c.ok).map((c) => c.id);
@@ -227,49 +220,6 @@ describe('a real tyche-draw-v2 certificate', () => {
     }
     const noSeal = await verify({ ...world.certificate, seal: 'sealed' });
     assert.equal(noSeal.valid, false);
-  });
-});
-
-describe('a tyche-draw-v1 certificate', () => {
-  test('verifies, labelled as needing trust in the operator', async () => {
-    const s = sampleCertificate({ vector: 'ten-participants' });
-    const r = await verifyCertificate({
-      certificate: s.certificate,
-      keys: s.keys,
-      sha256,
-      participantIds: s.participantIds,
-    });
-    assert.equal(r.valid, true, JSON.stringify(r.checks));
-    assert.equal(r.trust, 'operator');
-    assert.equal(r.algorithm, 'tyche-draw-v1');
-    assert.deepEqual(ids(r), [
-      'format',
-      'hash',
-      'signature',
-      'randomness',
-      'seed',
-      'winners',
-      'participants',
-      'trust',
-    ]);
-    assert.equal(r.checks.at(-1)?.detail, OPERATOR_TRUST_LABEL);
-  });
-
-  test('a changed winner fails the hash and signature; re-signed, the participants check', async () => {
-    const s = sampleCertificate({ vector: 'ten-participants' });
-    const bad = tampered(s.certificate, (c) => {
-      c.winners[0].telegram_id = s.participantIds.find((id) => !c.winners.some((w) => w.telegram_id === id))!;
-    });
-    const r = await verifyCertificate({ certificate: bad, keys: s.keys, sha256 });
-    assert.deepEqual(failing(r), ['hash', 'signature']);
-    const resigned = altered(bad, () => {}, s.key);
-    const p = await verifyCertificate({
-      certificate: resigned,
-      keys: s.keys,
-      sha256,
-      participantIds: s.participantIds,
-    });
-    assert.deepEqual(failing(p), ['participants']);
   });
 });
 

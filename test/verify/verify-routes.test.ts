@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sha256 } from '../../src/giveaways/certificate.ts';
 import { verifyCertificate } from '../../src/giveaways/certificate-crypto.ts';
 import { PAGE_CSP } from '../../src/http/html.ts';
-import { verifyDraw } from '../../src/proof/verify-draw.ts';
+import * as proof from '../../src/proof/verifier.ts';
 import { addParticipants, createGiveaway, draw } from '../giveaways/giveaway-helpers.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { pdfText } from './pdf-text.ts';
@@ -107,7 +107,7 @@ describe('public verification pages', () => {
     assert.equal(cert.title, EVIL_TITLE);
     const keys = (await get('/.well-known/tyche-keys.json')).json();
     assert.equal(verifyCertificate(cert, keys.keys).valid, true);
-    assert.equal((await verifyDraw({ certificate: cert, keys, sha256 })).valid, true);
+    assert.equal((await proof.verifyCertificate({ certificate: cert, keys, sha256 })).valid, true);
   });
 
   test('unknown ids: an HTML 404 page, or a problem for JSON', async () => {
