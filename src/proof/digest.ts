@@ -1,5 +1,5 @@
-// The hash the proof core is given rather than imports: node:crypto on the server (fast), a pure
-// JavaScript SHA-256 in the browser and the standalone verifier.
+// The hash the proof core is given rather than imports: node:crypto on the server, in tyche verify
+// and in tyche-verify.mjs (fast); @noble/hashes in the pages' bundled scripts.
 
 /** Synchronous SHA-256. */
 export type Sha256 = (data: Uint8Array) => Uint8Array;

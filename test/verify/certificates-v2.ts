@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { sha256 } from '../../src/giveaways/certificate.ts';
 import {
   type SigningKey,
   sealCertificate,
@@ -8,7 +9,6 @@ import { drawSeedV2, pickV2 } from '../../src/proof/draw-v2.ts';
 import { entrantLeafHash } from '../../src/proof/entrant-leaf.ts';
 import { fromHex, toHex } from '../../src/proof/hex.ts';
 import { inclusionProofFromLeaves, treeSummary } from '../../src/proof/merkle.ts';
-import { sha256 } from '../../src/proof/sha256.ts';
 import type { CertificateV2, CertificateV2Body, EntrantWinner, SealBody } from '../../src/proof/v2-types.ts';
 
 /** The reference draw on real quicknet round 657413, computed by docs/draw-v2-vectors.py. */
