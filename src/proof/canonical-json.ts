@@ -1,5 +1,5 @@
-// RFC 8785 JSON Canonicalization Scheme. Pure and import-free so the browser verifier can load it
-// next to draw-v1.ts. ECMAScript's own JSON.stringify already produces RFC 8785's number and string
+// RFC 8785 JSON Canonicalization Scheme, pure and import-free: the pages' bundled scripts run it
+// as the server does. ECMAScript's own JSON.stringify already produces RFC 8785's number and string
 // forms; what remains is sorting keys by UTF-16 code units and refusing what I-JSON forbids.
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -1,6 +1,6 @@
-// tyche-draw-v1 (CONTRACT.md §5, docs/draw-algorithm.md). Served to browsers after type stripping
-// and run by the CLI verifier, so it imports only other pure proof modules and no Node-only
-// globals: SHA-256 is passed in by the caller.
+// tyche-draw-v1 (CONTRACT.md §5, docs/draw-algorithm.md). Bundled into the pages' scripts and run
+// by the CLI verifier, so it imports only other pure proof modules and no Node-only globals:
+// SHA-256 is passed in by the caller.
 
 import type { Sha256 } from './digest.ts';
 import { pickIndices } from './draw-stream.ts';

@@ -1,10 +1,70 @@
-// Hash and Ed25519 signature checks of Tyche's signed objects (seals, tickets, certificates),
-// synchronous through @noble/curves so every verifier runs the same code without Web Crypto.
+// The signed-object convention of CONTRACT §5.8 and §7.3, for seals, tickets and certificates:
+// the body is the RFC 8785 canonical JSON of every member but `hash` and `signature`, `hash` is its
+// SHA-256, and `signature.kid` names a key of /.well-known/tyche-keys.json. The Ed25519 check is
+// synchronous through @noble/curves, so every verifier runs the same code without Web Crypto.
 
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { signatureParts } from './signed-body.ts';
+import { canonicalJsonBytes } from './canonical-json.ts';
+import type { Sha256 } from './digest.ts';
+import { fromBase64url, toHex } from './hex.ts';
+import { isRecord } from './report.ts';
 
-export { objectHashProblem, signedBodyBytes } from './signed-body.ts';
+/** RFC 8785 canonical JSON of `obj` without its `hash` and `signature` members. Throws when there is none. */
+export function signedBodyBytes(obj: Record<string, unknown>): Uint8Array {
+  const { hash: _hash, signature: _signature, ...body } = obj;
+  return canonicalJsonBytes(body);
+}
+
+/** Why `obj.hash` is not the SHA-256 hex of its body, or null when it is. */
+export function objectHashProblem(obj: unknown, sha256: Sha256): string | null {
+  if (!isRecord(obj)) return 'not a JSON object';
+  let bytes: Uint8Array;
+  try {
+    bytes = signedBodyBytes(obj);
+  } catch (error) {
+    return `it has no canonical JSON form (${(error as Error).message})`;
+  }
+  const digest = toHex(sha256(bytes));
+  if (typeof obj.hash !== 'string') return `hash is missing; SHA-256 of the canonical JSON is ${digest}`;
+  return digest === obj.hash ? null : `SHA-256 of the canonical JSON is ${digest}, not ${obj.hash}`;
+}
+
+interface SignatureParts {
+  kid: string;
+  /** The 64 signature bytes. */
+  value: Uint8Array;
+  /** The 32 bytes of the published Ed25519 key. */
+  publicKey: Uint8Array;
+  body: Uint8Array;
+}
+
+/**
+ * Everything an Ed25519 verification of `obj` needs, or why it cannot be done: the algorithm,
+ * the key named by `kid` among the published ones, and well-formed signature and key bytes.
+ */
+function signatureParts(obj: unknown, keysDocument: unknown): SignatureParts | string {
+  if (!isRecord(obj)) return 'not a JSON object';
+  const sig = obj.signature;
+  if (!isRecord(sig)) return 'signature is missing';
+  if (sig.alg !== 'Ed25519') return `signature.alg is ${JSON.stringify(sig.alg)}, not "Ed25519"`;
+  if (typeof sig.kid !== 'string') return 'signature.kid is missing';
+  const keys = isRecord(keysDocument) && Array.isArray(keysDocument.keys) ? keysDocument.keys : [];
+  const jwk = keys.find((k): k is Record<string, unknown> => isRecord(k) && k.kid === sig.kid);
+  if (!jwk) return `key ${JSON.stringify(sig.kid)} is not among the published keys`;
+  const publicKey = typeof jwk.x === 'string' ? fromBase64url(jwk.x) : null;
+  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || publicKey?.length !== 32) {
+    return `published key ${JSON.stringify(sig.kid)} is not an Ed25519 key`;
+  }
+  const value = typeof sig.value === 'string' ? fromBase64url(sig.value) : null;
+  if (value?.length !== 64) return 'signature.value is not 64 bytes of base64url';
+  let body: Uint8Array;
+  try {
+    body = signedBodyBytes(obj);
+  } catch (error) {
+    return `it has no canonical JSON form (${(error as Error).message})`;
+  }
+  return { kid: sig.kid, value, publicKey, body };
+}
 
 /** Why `obj.signature` is not a valid signature of its body by a published key, or null when it is. */
 export function objectSignatureProblem(obj: unknown, keysDocument: unknown): string | null {

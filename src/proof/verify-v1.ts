@@ -1,6 +1,6 @@
 // The content checks of a tyche-draw-v1 certificate (CONTRACT §5): format, randomness, seed,
-// winners and, given the list, participants. Hash and signature checks are the caller's (the
-// full verifier's, or the page's Web Crypto path), so this module stays free of packages.
+// winners and, given the list, participants. The hash and signature checks are verifier.ts's,
+// which runs these after them.
 
 import type { Sha256 } from './digest.ts';
 import {
