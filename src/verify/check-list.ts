@@ -41,16 +41,6 @@ export function renderChecks(list: HTMLElement, checks: readonly ShownCheck[]): 
   );
 }
 
-export async function fetchJson(url: string): Promise<unknown> {
-  const response = await fetch(url, {
-    headers: { accept: 'application/json' },
-    credentials: 'omit',
-    cache: 'no-store',
-  });
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  return response.json();
-}
-
 /** The JSON, or undefined for a 404; anything else is an error. */
 export async function fetchJsonOr404(url: string): Promise<unknown> {
   const response = await fetch(url, {
@@ -61,4 +51,12 @@ export async function fetchJsonOr404(url: string): Promise<unknown> {
   if (response.status === 404) return undefined;
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
   return response.json();
+}
+
+/** The JSON; a 404 is an error like any other failure. */
+export async function fetchJson(url: string): Promise<unknown> {
+  const json = await fetchJsonOr404(url);
+  // JSON never parses to undefined: undefined is the 404.
+  if (json === undefined) throw new Error(`${url} answered 404`);
+  return json;
 }

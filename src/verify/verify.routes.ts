@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
@@ -8,7 +8,7 @@ import { KEYS_PATH } from '../proof/keys-path.ts';
 import { algorithmPage } from './algorithm-doc.ts';
 import { bundleRoutes } from './bundle.routes.ts';
 import { renderCertificatePdf } from './certificate-pdf.ts';
-import { pageCsp } from './page-parts.ts';
+import { pageCsp, sendPage } from './page-parts.ts';
 import {
   type AnyCertificate,
   isCertificateV2,
@@ -47,16 +47,6 @@ export function prefersJson(accept: string | undefined): boolean {
   const page = quality(accept, 'text/html');
   if (json.q === 0) return false;
   return json.q > page.q || (json.q === page.q && json.exact && !page.exact);
-}
-
-function sendPage(reply: FastifyReply, status: number, page: string, csp = PAGE_CSP) {
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .header('content-security-policy', csp)
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer')
-    .send(page);
 }
 
 export const verifyRoutes: FastifyPluginAsync<{ config: Config; certificates: CertificateLookup }> = async (
