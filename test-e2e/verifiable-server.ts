@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { systemClock } from '../src/clock.ts';
 import type { CertificateV2, Receipt, Seal } from '../src/proof/v2-types.ts';
-import { runTyche } from '../test/helpers/cli.ts';
-import { type FakeDrand, startFakeDrand } from '../test/helpers/fake-upstreams.ts';
-import { type ServerProcess, startServerProcess } from '../test/helpers/server-process.ts';
+import { startChainServer } from '../test/helpers/chain-server.ts';
+import type { FakeDrand } from '../test/helpers/fake-upstreams.ts';
+import type { ServerProcess } from '../test/helpers/server-process.ts';
 
 export const TITLE = `Summer <b>giveaway</b> — 2 × “tickets” & 'more' 🎉`;
 export const NAMES = [
@@ -40,33 +36,9 @@ export interface VerifiableServer {
  * giveaway of twelve entrants (hostile names included), two winners and two reserves.
  */
 export async function startVerifiableServer(): Promise<VerifiableServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'tyche-e2e-'));
-  const drand = await startFakeDrand({ clock: systemClock });
-  const env = {
-    DATA_DIR: dir,
-    TYCHE_SOURCES: 'system',
-    LOG_LEVEL: 'warn',
-    DRAND_URL: drand.url,
-    DRAND_CHAIN: JSON.stringify(drand.info),
-    TYCHE_SEAL_DELAY_ROUNDS: '2',
-    TYCHE_DRAW_WAIT_MS: '0',
-  };
-  const server = await startServerProcess(env);
-  const created = await runTyche(['keys', 'create', '--json'], env);
-  assert.equal(created.code, 0, created.stderr);
-  const headers = {
-    authorization: `Bearer ${JSON.parse(created.stdout).key}`,
-    'content-type': 'application/json',
-  };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}/api/v1${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    assert.ok(res.ok, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
-    return res.json();
-  };
+  const { server, drand, call, stop } = await startChainServer({
+    env: { LOG_LEVEL: 'warn', TYCHE_DRAW_WAIT_MS: '0' },
+  });
   const giveaway = await call('POST', '/giveaways', {
     title: TITLE,
     description: 'Two winners, two reserves.\nDrawn from a public drand round <script>alert(1)</script>',
@@ -115,10 +87,6 @@ export async function startVerifiableServer(): Promise<VerifiableServer> {
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     },
-    async stop() {
-      await server.stop();
-      await drand.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop,
   };
 }

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { systemClock } from '../../src/clock.ts';
 import { roundOf } from '../../src/proof/draw-v2.ts';
 import type { CertificateV2, Receipt } from '../../src/proof/v2-types.ts';
+import { startChainServer } from '../helpers/chain-server.ts';
 import { runTyche } from '../helpers/cli.ts';
-import { type FakeDrand, startFakeDrand } from '../helpers/fake-upstreams.ts';
-import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
+import type { FakeDrand } from '../helpers/fake-upstreams.ts';
+import type { ServerProcess } from '../helpers/server-process.ts';
 import { downloadVerifier, olderNode, runStandalone } from '../helpers/standalone-verifier.ts';
 
 export interface DrawnServer {
@@ -37,33 +36,10 @@ type CliRun = Awaited<ReturnType<typeof runTyche>>;
  * drawn verifiable giveaway, an open one and a sealed one waiting for a held-back round.
  */
 export async function startDrawnServer(): Promise<DrawnServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'tyche-verify-v2-'));
-  const drand = await startFakeDrand({ clock: systemClock, period: 1 });
-  const env = {
-    DATA_DIR: join(dir, 'data'),
-    TYCHE_SOURCES: 'system',
-    DRAND_URL: drand.url,
-    DRAND_CHAIN: JSON.stringify(drand.info),
-    TYCHE_SEAL_DELAY_ROUNDS: '2',
-    TYCHE_DRAW_WAIT_MS: '30000',
-  };
-  const server = await startServerProcess(env);
-  const created = await runTyche(['keys', 'create', '--json'], env);
-  assert.equal(created.code, 0, created.stderr);
-  const headers = {
-    authorization: `Bearer ${JSON.parse(created.stdout).key}`,
-    'content-type': 'application/json',
-  };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}/api/v1${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
-    return JSON.parse(text);
-  };
+  const { server, drand, dir, call, stop } = await startChainServer({
+    period: 1,
+    env: { TYCHE_DRAW_WAIT_MS: '30000' },
+  });
   const giveaway = async (title: string, count: number, base: number) => {
     const g = await call('POST', '/giveaways', { title, winners_count: 2, reserve_count: 2 });
     const entrants = Array.from({ length: count }, (_, i) => ({
@@ -134,10 +110,7 @@ export async function startDrawnServer(): Promise<DrawnServer> {
       return { cli, mjs };
     },
     async stop() {
-      drand.withhold(undefined);
-      await server.stop();
-      await drand.close();
-      rmSync(dir, { recursive: true, force: true });
+      await stop();
       rmSync(standalone.dir, { recursive: true, force: true });
     },
   };
