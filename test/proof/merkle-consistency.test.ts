@@ -17,6 +17,7 @@ import {
   type RangeHash,
   verifyConsistency,
 } from '../../src/proof/merkle-proofs.ts';
+import { at, pack, referenceMerkle } from './merkle-reference.ts';
 
 // Plain Uint8Arrays, not Buffers: a Buffer's slice() is a view, and the tests flip bits in copies.
 const sha256 = (data: Uint8Array): Uint8Array => new Uint8Array(hash('sha256', data, 'buffer'));
@@ -36,38 +37,12 @@ const vectors = fixture('tlog-consistency-vectors.json') as {
   }[];
 };
 const b64 = (text: string) => new Uint8Array(Buffer.from(text, 'base64'));
-const at = (packed: Uint8Array, i: number) => packed.subarray(i * 32, i * 32 + 32);
 const emptyRoot = sha256(new Uint8Array(0));
 
-function pack(hashes: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(hashes.length * 32);
-  for (const [i, h] of hashes.entries()) out.set(h, i * 32);
-  return out;
-}
-
-/** RFC 9162 §2.1.1 MTH and §2.1.4.1 SUBPROOF word for word (recursive), memoized over one set of leaves. */
+/** The recursive reference, as this file reads it: MTH of a range and the consistency proof. */
 function referenceTree(leaves: Uint8Array) {
-  const memo = new Map<string, Uint8Array>();
-  const split = (n: number) => 2 ** Math.floor(Math.log2(n - 1));
-  const mth = (lo: number, hi: number): Uint8Array => {
-    if (hi - lo === 1) return at(leaves, lo);
-    const key = `${lo}:${hi}`;
-    let h = memo.get(key);
-    if (!h) {
-      const k = split(hi - lo);
-      h = nodeHash(mth(lo, lo + k), mth(lo + k, hi), sha256);
-      memo.set(key, h);
-    }
-    return h;
-  };
-  const subproof = (m: number, lo: number, hi: number, b: boolean): Uint8Array[] => {
-    if (m === hi - lo) return b ? [] : [mth(lo, hi)];
-    const k = split(hi - lo);
-    return m <= k
-      ? [...subproof(m, lo, lo + k, b), mth(lo + k, hi)]
-      : [...subproof(m - k, lo + k, hi, false), mth(lo, lo + k)];
-  };
-  return { mth, proof: (m: number, n: number) => subproof(m, 0, n, true) };
+  const ref = referenceMerkle(leaves);
+  return { mth: ref.mth, proof: ref.consistency };
 }
 
 /**

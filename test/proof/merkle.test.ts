@@ -14,41 +14,19 @@ import {
   treeSummary,
   verifyInclusion,
 } from '../../src/proof/merkle.ts';
+import { at, pack, referenceMerkle } from './merkle-reference.ts';
 
 const sha256 = (data: Uint8Array): Uint8Array => hash('sha256', data, 'buffer');
 const vectors = JSON.parse(
   readFileSync(new URL('../fixtures/rfc9162-merkle-vectors.json', import.meta.url), 'utf8'),
 );
 
-function pack(hashes: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(hashes.length * 32);
-  for (const [i, h] of hashes.entries()) out.set(h, i * 32);
-  return out;
-}
-const at = (packed: Uint8Array, i: number) => packed.subarray(i * 32, i * 32 + 32);
 const randomLeaves = (n: number) => new Uint8Array(randomBytes(n * 32));
 
-/** RFC 9162 §2.1.1 and §2.1.3.1 word for word (recursive, split at the largest power of two below n). */
+/** The recursive reference for a tree of the first n leaves. */
 function referenceTree(leaves: Uint8Array, n: number) {
-  const memo = new Map<string, Uint8Array>();
-  const split = (size: number) => 2 ** Math.floor(Math.log2(size - 1));
-  const mth = (lo: number, hi: number): Uint8Array => {
-    if (hi - lo === 1) return at(leaves, lo);
-    const key = `${lo}:${hi}`;
-    let h = memo.get(key);
-    if (!h) {
-      const k = split(hi - lo);
-      h = nodeHash(mth(lo, lo + k), mth(lo + k, hi), sha256);
-      memo.set(key, h);
-    }
-    return h;
-  };
-  const path = (m: number, lo: number, hi: number): Uint8Array[] => {
-    if (hi - lo === 1) return [];
-    const k = split(hi - lo);
-    return m < k ? [...path(m, lo, lo + k), mth(lo + k, hi)] : [...path(m - k, lo + k, hi), mth(lo, lo + k)];
-  };
-  return { root: () => mth(0, n), mth, path: (m: number) => path(m, 0, n) };
+  const ref = referenceMerkle(leaves);
+  return { root: () => ref.mth(0, n), mth: ref.mth, path: (m: number) => ref.path(m, n) };
 }
 
 /** The chunked proof, reading only the chunk that holds `index` (a copy, as a store read would give). */
