@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
 
@@ -23,3 +23,34 @@ export async function launchChromium(): Promise<Browser> {
 
 export const MOBILE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 900 };
+
+/** What the pages of a test asked for and complained about, across every context it opens. */
+export interface PageWatch {
+  requests: { url: string; authorization: string | undefined }[];
+  consoleErrors: string[];
+}
+
+export const newPageWatch = (): PageWatch => ({ requests: [], consoleErrors: [] });
+
+/** A fresh context and page whose requests and console errors land in `watch`. */
+export async function openWatched(
+  browser: Browser,
+  watch: PageWatch,
+  viewport: typeof MOBILE,
+  options: { javaScriptEnabled?: boolean; acceptDownloads?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport,
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+    acceptDownloads: options.acceptDownloads ?? false,
+  });
+  context.on('request', async (request) => {
+    watch.requests.push({ url: request.url(), authorization: (await request.allHeaders()).authorization });
+  });
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') watch.consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => watch.consoleErrors.push(error.message));
+  return { context, page };
+}

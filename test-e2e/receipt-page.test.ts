@@ -2,15 +2,16 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ARTIFACTS, DESKTOP, launchChromium, MOBILE } from './browser.ts';
+import type { Browser, Page } from 'playwright-core';
+import { ARTIFACTS, DESKTOP, launchChromium, MOBILE, newPageWatch, openWatched } from './browser.ts';
 import { startVerifiableServer, type VerifiableServer } from './verifiable-server.ts';
+
+const watch = newPageWatch();
 
 describe('the receipt page in a real browser', () => {
   let s: VerifiableServer;
   let browser: Browser;
-  const consoleErrors: string[] = [];
-  const requests: { url: string; authorization: string | undefined }[] = [];
+  const { requests, consoleErrors } = watch;
 
   before(async () => {
     s = await startVerifiableServer();
@@ -21,21 +22,8 @@ describe('the receipt page in a real browser', () => {
     await s?.stop();
   });
 
-  async function open(
-    viewport: typeof MOBILE,
-    javaScriptEnabled = true,
-  ): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport, javaScriptEnabled, acceptDownloads: true });
-    context.on('request', async (request) => {
-      requests.push({ url: request.url(), authorization: (await request.allHeaders()).authorization });
-    });
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
-    page.on('pageerror', (error) => consoleErrors.push(error.message));
-    return { context, page };
-  }
+  const open = (viewport: typeof MOBILE, javaScriptEnabled = true) =>
+    openWatched(browser, watch, viewport, { javaScriptEnabled, acceptDownloads: true });
 
   async function receiptOf(page: Page, url: string) {
     await page.goto(url);

@@ -4,13 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { Certificate } from '../src/giveaways/certificate.ts';
 import { runTyche } from '../test/helpers/cli.ts';
 import { type ServerProcess, startServerProcess } from '../test/helpers/server-process.ts';
-import { ARTIFACTS, DESKTOP, launchChromium, MOBILE } from './browser.ts';
+import { ARTIFACTS, DESKTOP, launchChromium, MOBILE, newPageWatch, openWatched } from './browser.ts';
 
 const TITLE = `Launch giveaway — 3 × headphones <script>alert("x")</script> & 'friends'`;
+
+const watch = newPageWatch();
 
 describe('the verification page in a real browser', () => {
   let dir: string;
@@ -18,8 +20,7 @@ describe('the verification page in a real browser', () => {
   let browser: Browser;
   let verifyUrl: string;
   let certificateId: string;
-  const requests: { url: string; authorization: string | undefined }[] = [];
-  const consoleErrors: string[] = [];
+  const { requests, consoleErrors } = watch;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tyche-e2e-'));
@@ -57,24 +58,8 @@ describe('the verification page in a real browser', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function open(options: {
-    viewport: typeof MOBILE;
-    javaScriptEnabled?: boolean;
-  }): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({
-      viewport: options.viewport,
-      javaScriptEnabled: options.javaScriptEnabled ?? true,
-    });
-    context.on('request', async (request) => {
-      requests.push({ url: request.url(), authorization: (await request.allHeaders()).authorization });
-    });
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
-    page.on('pageerror', (error) => consoleErrors.push(error.message));
-    return { context, page };
-  }
+  const open = (options: { viewport: typeof MOBILE; javaScriptEnabled?: boolean }) =>
+    openWatched(browser, watch, options.viewport, options);
 
   async function verifyInBrowser(page: Page): Promise<string> {
     const button = page.getByRole('button', { name: 'Verify this draw' });

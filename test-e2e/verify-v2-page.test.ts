@@ -1,18 +1,19 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { CertificateV2 } from '../src/proof/v2-types.ts';
-import { ARTIFACTS, DESKTOP, launchChromium, MOBILE } from './browser.ts';
+import { ARTIFACTS, DESKTOP, launchChromium, MOBILE, newPageWatch, openWatched } from './browser.ts';
 import { startVerifiableServer, TITLE, type VerifiableServer } from './verifiable-server.ts';
+
+const watch = newPageWatch();
 
 describe('the v2 certificate page and the /g page in a real browser', () => {
   let s: VerifiableServer;
   let browser: Browser;
   let cert: CertificateV2;
   let verifyUrl: string;
-  const consoleErrors: string[] = [];
-  const requests: { url: string; authorization: string | undefined }[] = [];
+  const { requests, consoleErrors } = watch;
 
   before(async () => {
     s = await startVerifiableServer();
@@ -23,21 +24,8 @@ describe('the v2 certificate page and the /g page in a real browser', () => {
     await s?.stop();
   });
 
-  async function open(
-    viewport: typeof MOBILE,
-    javaScriptEnabled = true,
-  ): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport, javaScriptEnabled });
-    context.on('request', async (request) => {
-      requests.push({ url: request.url(), authorization: (await request.allHeaders()).authorization });
-    });
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
-    page.on('pageerror', (error) => consoleErrors.push(error.message));
-    return { context, page };
-  }
+  const open = (viewport: typeof MOBILE, javaScriptEnabled = true) =>
+    openWatched(browser, watch, viewport, { javaScriptEnabled });
 
   const noOverflow = async (page: Page) => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
