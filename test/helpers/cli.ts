@@ -9,11 +9,16 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `tyche …` as its own process on the Node that runs the tests. */
-export function runTyche(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+/** Runs a command to its end, collecting its output; only `env` (with PATH) is its environment. */
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env: Record<string, string | undefined> },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH, ...env },
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -27,4 +32,9 @@ export function runTyche(args: string[], env: Record<string, string | undefined>
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs `tyche …` as its own process on the Node that runs the tests. */
+export function runTyche(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+  return runProcess(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env } });
 }

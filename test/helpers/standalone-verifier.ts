@@ -1,8 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CliResult } from './cli.ts';
+import { type CliResult, runProcess } from './cli.ts';
 
 /**
  * The machine's own Node.js, older than the project's: the standalone verifier promises to run
@@ -35,21 +35,8 @@ export function runStandalone(
   args: string[],
   options: { cwd: string; env?: Record<string, string | undefined> },
 ): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(node, [file, ...args], {
-      cwd: options.cwd,
-      env: { PATH: '/usr/bin:/bin', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  return runProcess(node, [file, ...args], {
+    cwd: options.cwd,
+    env: { PATH: '/usr/bin:/bin', ...options.env },
   });
 }
