@@ -125,6 +125,22 @@ async function columnInOrder(
 
 const ENTRANT_COLUMNS = ['telegram_id', 'username', 'first_name', 'joined_at', 'salt', 'leaf_hash'] as const;
 
+/** One entrant of a giveaway by a unique column (its leaf hash or its Telegram id). */
+async function entrantWhere(
+  trx: Kysely<Database>,
+  giveawayId: number,
+  column: 'leaf_hash' | 'telegram_id',
+  value: string | number,
+): Promise<EntrantRow | undefined> {
+  const row = await trx
+    .selectFrom('participants')
+    .select(ENTRANT_COLUMNS)
+    .where('giveaway_id', '=', giveawayId)
+    .where(column, '=', value)
+    .executeTakeFirst();
+  return row ? entrantOf(row) : undefined;
+}
+
 export function createParticipantRepository(db: Kysely<Database>) {
   return {
     /**
@@ -184,23 +200,11 @@ export function createParticipantRepository(db: Kysely<Database>) {
     },
 
     async entrantByLeaf(giveawayId: number, leafHash: string, trx: Kysely<Database> = db) {
-      const row = await trx
-        .selectFrom('participants')
-        .select(ENTRANT_COLUMNS)
-        .where('giveaway_id', '=', giveawayId)
-        .where('leaf_hash', '=', leafHash)
-        .executeTakeFirst();
-      return row ? entrantOf(row) : undefined;
+      return entrantWhere(trx, giveawayId, 'leaf_hash', leafHash);
     },
 
     async entrantById(giveawayId: number, telegramId: number, trx: Kysely<Database> = db) {
-      const row = await trx
-        .selectFrom('participants')
-        .select(ENTRANT_COLUMNS)
-        .where('giveaway_id', '=', giveawayId)
-        .where('telegram_id', '=', telegramId)
-        .executeTakeFirst();
-      return row ? entrantOf(row) : undefined;
+      return entrantWhere(trx, giveawayId, 'telegram_id', telegramId);
     },
 
     async insertMany(rows: ParticipantRow[], trx: Kysely<Database> = db): Promise<void> {
