@@ -1,4 +1,5 @@
 import { parseChainInfo, QUICKNET } from './proof/drand.ts';
+import { parseVerifierKey, type VerifierKey } from './proof/note.ts';
 import type { DrandChainInfo } from './proof/v2-types.ts';
 import { SOURCE_NAMES, type SourceName } from './randomness/source.ts';
 
@@ -24,6 +25,9 @@ const fields = {
   DRAND_CHAIN: drandChain(),
   TYCHE_DRAW_WAIT_MS: integer(10_000, 0, 120_000),
   TYCHE_SEAL_DELAY_ROUNDS: integer(10, 2, 10_000),
+  TYCHE_WITNESSES: pairList('url'),
+  TYCHE_WITNESS_LOGS: pairList('origin'),
+  WITNESS_NAME: optional(/^[^\s+]+$/, 'a key name without spaces or "+"'),
   TELEGRAM_BOT_TOKEN: optional(/^\d+:[A-Za-z0-9_-]+$/, 'a Bot API token like 123456:ABC-DEF'),
   TELEGRAM_API_ROOT: text('https://api.telegram.org', /^https?:\/\//, 'an http:// or https:// URL'),
   TELEGRAM_WEBHOOK_URL: optional(/^https:\/\//, 'an https:// URL'),
@@ -35,6 +39,10 @@ type Fields = typeof fields;
 export type Config = { readonly [K in keyof Fields]: ReturnType<Fields[K]> } & {
   /** PUBLIC_BASE_URL without a trailing slash, or http://HOST:PORT. */
   readonly publicBaseUrl: string;
+  /** The transparency log's name (CONTRACT §8): host and path of the public URL + `/log`. */
+  readonly logOrigin: string;
+  /** This deployment's name as a witness: WITNESS_NAME, else host and path + `/witness`. */
+  readonly witnessName: string;
 };
 export type ConfigInput = Partial<Record<keyof Fields, string | undefined>>;
 
@@ -55,7 +63,13 @@ export function createConfig(input: ConfigInput = {}): Config {
   const publicBaseUrl = (
     config.PUBLIC_BASE_URL ?? `http://${hostForUrl(config.HOST)}:${config.PORT}`
   ).replace(/\/+$/, '');
-  return Object.freeze({ ...config, publicBaseUrl });
+  const hostAndPath = publicBaseUrl.replace(/^https?:\/\//, '');
+  return Object.freeze({
+    ...config,
+    publicBaseUrl,
+    logOrigin: `${hostAndPath}/log`,
+    witnessName: config.WITNESS_NAME ?? `${hostAndPath}/witness`,
+  });
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -128,5 +142,35 @@ function sourceList(fallback: string) {
     if (names.some((n) => !SOURCE_NAMES.includes(n as SourceName))) fail(name, value, allowed);
     if (new Set(names).size !== names.length) fail(name, value, allowed);
     return names as SourceName[];
+  };
+}
+
+/** One `<place> <note verifier key>` pair of TYCHE_WITNESSES (place = url) or TYCHE_WITNESS_LOGS (origin). */
+export interface KeyedPlace {
+  place: string;
+  /** The note verifier key as written. */
+  vkey: string;
+  key: VerifierKey;
+}
+
+/** A comma list of `<url|origin> <note verifier key>`; empty when unset. */
+function pairList(place: 'url' | 'origin') {
+  return (name: string, raw: string | undefined): readonly KeyedPlace[] => {
+    if (raw === undefined || raw.trim() === '') return [];
+    const allowed = `a comma list of "<${place}> <note verifier key>"`;
+    return raw.split(',').map((part) => {
+      const [where, vkey, ...rest] = part.trim().split(/\s+/);
+      if (!where || !vkey || rest.length > 0) fail(name, raw, allowed);
+      if (place === 'url' && !/^https?:\/\/\S+$/.test(where)) fail(name, raw, `${allowed} with http(s) URLs`);
+      try {
+        return {
+          place: place === 'url' ? where.replace(/\/+$/, '') : where,
+          vkey,
+          key: parseVerifierKey(vkey),
+        };
+      } catch (error) {
+        return fail(name, raw, `${allowed} (${(error as Error).message})`);
+      }
+    });
   };
 }

@@ -10,6 +10,7 @@ import { createGiveawayService, type JoinUrl } from './giveaways/giveaway.servic
 import { createSigner } from './giveaways/signer.ts';
 import { createSigningKeyRepository } from './giveaways/signing-key.repository.ts';
 import { createJobRepository } from './jobs/job.repository.ts';
+import { createLogService } from './log/log.service.ts';
 import { createOperationRepository } from './randomness/operation.repository.ts';
 import { createRandomService } from './randomness/random.service.ts';
 import { createRandomnessFromConfig, type RandomnessTuning } from './randomness/randomness.setup.ts';
@@ -55,12 +56,19 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     clock,
     budgetMs: config.TYCHE_TIME_BUDGET_MS,
   });
+  const jobs = createJobRepository(store.db);
+  const transparency = createLogService({
+    db: store.db,
+    origin: config.logOrigin,
+    jobs: config.TYCHE_WITNESSES.length > 0 ? jobs : undefined,
+  });
   const signer = createSigner({
-    keys: createSigningKeyRepository(store.db),
+    keys: createSigningKeyRepository(store.db, (trx, row, retired) =>
+      transparency.appendKey(trx, row, retired),
+    ),
     clock,
     secret: config.TYCHE_SIGNING_KEY,
   });
-  const jobs = createJobRepository(store.db);
   const drand = createDrandRounds({ url: config.DRAND_URL, chain: config.DRAND_CHAIN });
   const giveaways = createGiveawayService({
     db: store.db,
@@ -74,10 +82,11 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     delayRounds: config.TYCHE_SEAL_DELAY_ROUNDS,
     drawWaitMs: config.TYCHE_DRAW_WAIT_MS,
     log: options.log,
+    transparency,
     joinUrl: options.joinUrl,
     reportError: options.reportError ?? ((error) => console.error('tyche: a draw listener failed:', error)),
   });
-  return { accounts, quota, clock, cascade, random, signer, giveaways, jobs };
+  return { accounts, quota, clock, cascade, random, signer, giveaways, jobs, transparency };
 }
 
 export type Services = ReturnType<typeof createServices>;

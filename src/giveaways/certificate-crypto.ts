@@ -8,6 +8,7 @@ import {
   verify,
 } from 'node:crypto';
 import { canonicalJsonBytes } from '../proof/canonical-json.ts';
+import { splitLogAnnotations } from '../proof/log-entry.ts';
 
 export interface SigningKey {
   kid: string;
@@ -139,7 +140,8 @@ function publicKeyFromX(x: string): KeyObject | null {
 export function verifyCertificate(cert: unknown, publicKeys: readonly PublicKeyEntry[]): CertificateCheck {
   const failed = { hashOk: false, signatureOk: false, kidKnown: false, valid: false };
   if (typeof cert !== 'object' || cert === null || Array.isArray(cert)) return failed;
-  const { hash, signature, ...body } = cert as Record<string, unknown>;
+  // A published document may carry its log evidence beside the signed members (CONTRACT §8).
+  const { hash, signature, ...body } = splitLogAnnotations(cert).signed as Record<string, unknown>;
   let bytes: Uint8Array;
   try {
     bytes = canonicalJsonBytes(body);

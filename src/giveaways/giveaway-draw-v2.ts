@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
+import type { SealWitness } from '../log/log.service.ts';
 import { drawSeedV2, pickV2 } from '../proof/draw-v2.ts';
 import { fromHex, toHex } from '../proof/hex.ts';
 import {
@@ -35,6 +36,8 @@ interface Deps {
   repos: GiveawayRepositories;
   signer: Signer;
   clock: Clock;
+  /** The checkpoint that witnessed the seal before its round, read before the draw's transaction. */
+  sealWitness(sealId: string, roundAt: number): Promise<SealWitness | null>;
 }
 
 export interface CompletedDraw {
@@ -82,6 +85,7 @@ export function createSealedDrawer(deps: Deps) {
       const n = sealRow.entrants_count;
       const picks = pickV2(seed, n, seal.giveaway.winners_count, seal.giveaway.reserve_count, fastSha256);
       const key = await signer.current();
+      const witness = await deps.sealWitness(seal.seal_id, Number(sealRow.round_at));
       const certificateId = newCertificateId();
       const requestId = drawRequestId(certificateId);
       const drawnAt = clock.now();
@@ -122,7 +126,9 @@ export function createSealedDrawer(deps: Deps) {
           giveaway_id: giveawayId,
           body: JSON.stringify(signed),
           created_at: drawnAt.getTime(),
+          seal_witness: witness === null ? null : JSON.stringify(witness),
         });
+        await trx.log('certificate', certificateId, signed, drawnAt.getTime());
         await trx.operations.insertMany([
           {
             request_id: requestId,

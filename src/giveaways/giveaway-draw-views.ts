@@ -19,9 +19,14 @@ export interface DrawResponseV2 {
   algorithm: 'tyche-draw-v2';
 }
 
+/** A draw's 200 with, beside the signed objects, their transparency-log entries. */
+export type LoggedDrawResponse =
+  | (DrawResponse & { log_index: number | null })
+  | (DrawResponseV2 & { log_index: number | null; seal_log_index: number | null });
+
 /** A draw call's outcome: drawn (200), or sealed and waiting for its round (202). */
 export type DrawOutcome =
-  | { status: 200; body: AnyDrawResponse }
+  | { status: 200; body: LoggedDrawResponse }
   | { status: 202; giveaway: Giveaway; retryAfterSeconds: number };
 
 const person = (w: { username: string | null; telegram_id: number }) => ({

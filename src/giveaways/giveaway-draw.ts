@@ -10,6 +10,7 @@ import { type Certificate, certificateBody, R_BYTES, randomnessOf, sha256 } from
 import { sealCertificate } from './certificate-crypto.ts';
 import type { GiveawayRepository, GiveawayRow } from './giveaway.repository.ts';
 import { verifyUrlOf, type Winner, winnersOf } from './giveaway.views.ts';
+import type { LogAppend } from './giveaway-store.ts';
 import { newCertificateId } from './ids.ts';
 import type { ParticipantRepository } from './participant.repository.ts';
 import type { Signer } from './signer.ts';
@@ -44,6 +45,8 @@ interface Deps {
   clock: Clock;
   signer: Signer;
   publicBaseUrl: string;
+  /** The transparency log, bound to a transaction's handle. */
+  logIn(trx: Kysely<Database>): LogAppend;
 }
 
 export const alreadyDrawn = () =>
@@ -102,9 +105,11 @@ export function createDrawer(deps: Deps) {
           giveaway_id: row.id,
           body: JSON.stringify(sealed),
           created_at: drawnAt.getTime(),
+          seal_witness: null,
         },
         trx,
       );
+      await deps.logIn(trx)('certificate', certificateId, sealed, drawnAt.getTime());
       await operations.insertMany(random.rows(ctx, [op]), trx);
       return sealed;
     });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { createJobRepository } from '../jobs/job.repository.ts';
+import type { LogService } from '../log/log.service.ts';
 import { createOperationRepository } from '../randomness/operation.repository.ts';
 import type { Database } from '../store/schema.ts';
 import { createUnitOfWork, type UnitOfWork } from '../store/unit-of-work.ts';
@@ -7,9 +8,22 @@ import { createGiveawayRepository } from './giveaway.repository.ts';
 import { createParticipantRepository } from './participant.repository.ts';
 import { createSealRepository } from './seal.repository.ts';
 
-/** Every repository a giveaway's life writes to, bound to one handle (the pool or a transaction). */
-export function giveawayRepositories(handle: Kysely<Database>) {
+/** Appends a signed seal or certificate to the transparency log; returns its index. */
+export type LogAppend = (
+  kind: 'seal' | 'certificate',
+  id: string,
+  signed: object,
+  at: number,
+) => Promise<number>;
+
+/**
+ * Every repository a giveaway's life writes to, bound to one handle (the pool or a transaction),
+ * the transparency log among them: a seal or certificate is logged in the transaction storing it.
+ */
+export function giveawayRepositories(handle: Kysely<Database>, transparency: LogService) {
+  const log: LogAppend = (kind, id, signed, at) => transparency.appendSigned(handle, kind, id, signed, at);
   return {
+    log,
     giveaways: createGiveawayRepository(handle),
     participants: createParticipantRepository(handle),
     seals: createSealRepository(handle),
@@ -21,5 +35,5 @@ export function giveawayRepositories(handle: Kysely<Database>) {
 export type GiveawayRepositories = ReturnType<typeof giveawayRepositories>;
 export type GiveawayUnitOfWork = UnitOfWork<GiveawayRepositories>;
 
-export const giveawayUnitOfWork = (db: Kysely<Database>): GiveawayUnitOfWork =>
-  createUnitOfWork(db, giveawayRepositories);
+export const giveawayUnitOfWork = (db: Kysely<Database>, transparency: LogService): GiveawayUnitOfWork =>
+  createUnitOfWork(db, (handle) => giveawayRepositories(handle, transparency));

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
+import type { LogService, SealWitness } from '../log/log.service.ts';
 import type { Seal } from '../proof/v2-types.ts';
 import type { OperationContext, RandomService } from '../randomness/random.service.ts';
 import type { Database } from '../store/schema.ts';
@@ -13,12 +14,19 @@ import {
   type Giveaway,
   type GiveawaySummary,
   giveawayOf,
+  type PublishedCertificate,
   summaryOf,
 } from './giveaway.views.ts';
 import { decodeListCursor, encodeListCursor } from './giveaway-cursor.ts';
 import { createDrawer, type DrawnEvent } from './giveaway-draw.ts';
 import { createSealedDrawer } from './giveaway-draw-v2.ts';
-import { type DrawOutcome, drawnEventOf, drawnResponseOf } from './giveaway-draw-views.ts';
+import {
+  type AnyDrawResponse,
+  type DrawOutcome,
+  drawnEventOf,
+  drawnResponseOf,
+  type LoggedDrawResponse,
+} from './giveaway-draw-views.ts';
 import { checkNewGiveaway, type NewGiveawayInput } from './giveaway-input.ts';
 import { createSealer, SEAL_JOB, sealJobKey } from './giveaway-seal.ts';
 import { giveawayRepositories, giveawayUnitOfWork } from './giveaway-store.ts';
@@ -51,6 +59,8 @@ interface Deps {
   delayRounds: number;
   drawWaitMs: number;
   log?: { warn(obj: object, msg: string): void };
+  /** The transparency log every seal and certificate is appended to. */
+  transparency: LogService;
   /** Set when the Telegram bot runs: its `https://t.me/<bot>?start=g_<public_id>` link. */
   joinUrl?: JoinUrl | undefined;
   /** Where a failing onDrawn listener is reported; it never reaches the draw. */
@@ -87,12 +97,27 @@ function closed(status: string | undefined): AppError {
 
 export function createGiveawayService(deps: Deps) {
   const { db, clock } = deps;
-  const repos = giveawayRepositories(db);
+  const { transparency } = deps;
+  const repos = giveawayRepositories(db, transparency);
   const { giveaways, participants, seals, operations } = repos;
-  const uow = giveawayUnitOfWork(db);
-  const draw = createDrawer({ ...deps, giveaways, participants, operations });
+  const uow = giveawayUnitOfWork(db, transparency);
+  const draw = createDrawer({
+    ...deps,
+    giveaways,
+    participants,
+    operations,
+    logIn: (trx) => giveawayRepositories(trx, transparency).log,
+  });
   const sealer = createSealer({ ...deps, uow });
-  const drawer = createSealedDrawer({ ...deps, uow, repos });
+  const drawer = createSealedDrawer({
+    ...deps,
+    uow,
+    repos,
+    sealWitness: async (sealId, roundAt) => {
+      const index = await transparency.indexOf('seal', sealId);
+      return index === null ? null : transparency.sealWitness(index, roundAt);
+    },
+  });
   const verifiable = createVerifiableDraws({
     giveaways,
     seals,
@@ -136,19 +161,49 @@ export function createGiveawayService(deps: Deps) {
     return row ? (JSON.parse(row.body) as AnyCertificate) : undefined;
   }
 
+  /**
+   * The certificate as published: the signed object plus, beside it, its log index and, for v2,
+   * its seal's index and witnessed checkpoint (CONTRACT §8), which no signature covers.
+   */
+  async function publishedCertificate(id: string): Promise<PublishedCertificate | undefined> {
+    if (!isCertificateId(id)) return undefined;
+    const row = await giveaways.findCertificate(id);
+    if (!row) return undefined;
+    const certificate = JSON.parse(row.body) as AnyCertificate;
+    const published: PublishedCertificate = {
+      ...certificate,
+      log_index: await transparency.indexOf('certificate', id),
+    };
+    if ('seal' in certificate) {
+      published.seal_log_index = await transparency.indexOf('seal', certificate.seal.seal_id);
+      if (row.seal_witness !== null) published.seal_witness = JSON.parse(row.seal_witness) as SealWitness;
+    }
+    return published;
+  }
+
   async function sealOf(row: GiveawayRow): Promise<Seal | undefined> {
     if (row.status === 'active' || row.draw_mode !== 'verifiable') return undefined;
     const found = await seals.find(row.id);
     return found ? (JSON.parse(found.body) as Seal) : undefined;
   }
 
-  const full = async (row: GiveawayRow): Promise<Giveaway> =>
-    giveawayOf(row, {
+  const full = async (row: GiveawayRow): Promise<Giveaway> => {
+    const seal = await sealOf(row);
+    return giveawayOf(row, {
       joinUrl: joinUrl?.(row.public_id),
       publicBaseUrl: deps.publicBaseUrl,
       certificate: await certificateOf(row.certificate_id),
-      seal: await sealOf(row),
+      seal,
+      sealLogIndex: seal ? await transparency.indexOf('seal', seal.seal_id) : null,
     });
+  };
+
+  /** A draw's 200 with the log indices of its certificate (and seal) beside it. */
+  async function withLogIndices(body: AnyDrawResponse): Promise<LoggedDrawResponse> {
+    const log_index = await transparency.indexOf('certificate', body.certificate_id);
+    if (body.algorithm !== 'tyche-draw-v2') return { ...body, log_index };
+    return { ...body, log_index, seal_log_index: await transparency.indexOf('seal', body.seal.seal_id) };
+  }
 
   /** Entries into an active giveaway, refused with the right code once it is sealed or drawn. */
   async function enter(row: GiveawayRow, list: ParticipantInput[]) {
@@ -266,14 +321,14 @@ export function createGiveawayService(deps: Deps) {
       if (row.draw_mode !== 'verifiable') {
         const { response, event } = await draw(ctx, row);
         notify(event);
-        return { status: 200, body: response };
+        return { status: 200, body: await withLogIndices(response) };
       }
       const result = await verifiable.drawCall(ctx, row);
       const now = (await giveaways.findById(row.id)) ?? row;
       if (result.kind === 'pending') {
         return { status: 202, giveaway: await full(now), retryAfterSeconds: result.retryAfterSeconds };
       }
-      return { status: 200, body: drawnResponseOf(result.draw, deps.publicBaseUrl) };
+      return { status: 200, body: await withLogIndices(drawnResponseOf(result.draw, deps.publicBaseUrl)) };
     },
 
     /** Closes entries now and commits to a future drand round, without waiting for it. */
@@ -301,6 +356,7 @@ export function createGiveawayService(deps: Deps) {
         isPublicId(publicId) ? giveaways.findByPublicId(publicId) : undefined,
       sealOf,
       receipts,
+      logIndexOf: (kind, id) => transparency.indexOf(kind, id),
       publicBaseUrl: deps.publicBaseUrl,
       drand: { chain_hash: deps.drand.chain.hash, relay: deps.drandRelay },
     }),
@@ -332,7 +388,7 @@ export function createGiveawayService(deps: Deps) {
 
     certificates: {
       /** The sealed certificate as issued, for the public verification pages. */
-      get: async (certificateId: string): Promise<AnyCertificate | undefined> => certificateOf(certificateId),
+      get: publishedCertificate,
     },
   };
 }

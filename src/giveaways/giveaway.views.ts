@@ -33,6 +33,8 @@ export interface Giveaway extends GiveawaySummary {
   verify_url?: string;
   /** The signed seal, once sealed (verifiable giveaways). */
   seal?: Seal;
+  /** The seal's entry in the transparency log, beside the signed seal. */
+  seal_log_index?: number | null;
   winners?: Winner[];
   /** Reserve winners in order, once drawn, when reserve_count > 0. */
   reserves?: Winner[];
@@ -65,6 +67,7 @@ export function giveawayOf(
     publicBaseUrl: string;
     certificate?: AnyCertificate | undefined;
     seal?: Seal | undefined;
+    sealLogIndex?: number | null;
   },
 ): Giveaway {
   const view: Giveaway = {
@@ -75,7 +78,10 @@ export function giveawayOf(
     public_url: `${extra.publicBaseUrl}/g/${row.public_id}`,
   };
   if (extra.joinUrl !== undefined) view.join_url = extra.joinUrl;
-  if (extra.seal) view.seal = extra.seal;
+  if (extra.seal) {
+    view.seal = extra.seal;
+    view.seal_log_index = extra.sealLogIndex ?? null;
+  }
   if (extra.certificate) {
     view.verify_url = verifyUrlOf(extra.publicBaseUrl, extra.certificate.certificate_id);
     view.winners = winnersOf(extra.certificate);
@@ -94,3 +100,13 @@ const winnerOf = (w: { username: string | null; telegram_id: number }): Winner =
 export function winnersOf(certificate: AnyCertificate): Winner[] {
   return certificate.winners.map(winnerOf);
 }
+
+/**
+ * A certificate as /verify/{id}.json publishes it: the signed object with the log annotations
+ * beside it (CONTRACT §8), which verifiers split off before checking hash and signature.
+ */
+export type PublishedCertificate = AnyCertificate & {
+  log_index: number | null;
+  seal_log_index?: number | null;
+  seal_witness?: { checkpoint: string; index: number; proof: string[] };
+};

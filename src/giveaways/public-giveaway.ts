@@ -17,9 +17,11 @@ export interface PublicGiveaway {
   created_at: string;
   ends_at: string | null;
   seal: Seal | null;
-  /** The seal's place in the transparency log, once the log exists. */
+  /** The seal's entry in the transparency log, beside the signed seal; null before the seal. */
   log_index: number | null;
   certificate_id: string | null;
+  /** The certificate's entry in the transparency log; null until drawn. */
+  certificate_log_index: number | null;
   verify_url: string | null;
   receipt_url: string;
   drand: { chain_hash: string; relay: string };
@@ -35,7 +37,13 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 export function publicGiveawayOf(
   row: GiveawayRow,
-  extra: { seal: Seal | undefined; publicBaseUrl: string; drand: { chain_hash: string; relay: string } },
+  extra: {
+    seal: Seal | undefined;
+    publicBaseUrl: string;
+    drand: { chain_hash: string; relay: string };
+    logIndex?: number | null;
+    certificateLogIndex?: number | null;
+  },
 ): PublicGiveaway {
   const verifiable = row.draw_mode === 'verifiable';
   return {
@@ -51,8 +59,9 @@ export function publicGiveawayOf(
     created_at: iso(row.created_at)!,
     ends_at: iso(row.ends_at),
     seal: extra.seal ?? null,
-    log_index: null,
+    log_index: extra.logIndex ?? null,
     certificate_id: row.certificate_id,
+    certificate_log_index: extra.certificateLogIndex ?? null,
     verify_url: row.certificate_id === null ? null : verifyUrlOf(extra.publicBaseUrl, row.certificate_id),
     receipt_url: receiptUrlOf(extra.publicBaseUrl, row.public_id),
     drand: extra.drand,
@@ -64,6 +73,8 @@ export function createPublicGiveaways(deps: {
   findByPublicId(publicId: string): Promise<GiveawayRow | undefined>;
   sealOf(row: GiveawayRow): Promise<Seal | undefined>;
   receipts: Pick<EntrantReceipts, 'proofOf' | 'ticketByLeaf'>;
+  /** The first log entry about a seal or certificate, or null. */
+  logIndexOf(kind: 'seal' | 'certificate', id: string): Promise<number | null>;
   publicBaseUrl: string;
   drand: { chain_hash: string; relay: string };
 }): PublicGiveawayLookup {
@@ -71,10 +82,15 @@ export function createPublicGiveaways(deps: {
     async view(publicId) {
       const row = await deps.findByPublicId(publicId);
       if (!row) return undefined;
+      const seal = await deps.sealOf(row);
       return publicGiveawayOf(row, {
-        seal: await deps.sealOf(row),
+        seal,
         publicBaseUrl: deps.publicBaseUrl,
         drand: deps.drand,
+        logIndex: seal ? await deps.logIndexOf('seal', seal.seal_id) : null,
+        certificateLogIndex: row.certificate_id
+          ? await deps.logIndexOf('certificate', row.certificate_id)
+          : null,
       });
     },
     async proof(publicId, leafHash) {

@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { GiveawayService } from '../giveaways/giveaway.service.ts';
 import type { Signer } from '../giveaways/signer.ts';
+import type { LogService } from '../log/log.service.ts';
 import type { RandomService } from '../randomness/random.service.ts';
 import type { Store } from '../store/store.ts';
 import { giveawayPublicRoutes } from '../verify/giveaway-public.routes.ts';
@@ -22,6 +23,7 @@ import { requestIdOf } from './request-id.ts';
 import { docsRoutes } from './routes/docs.routes.ts';
 import { giveawayRoutes } from './routes/giveaway.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
+import { logRoutes } from './routes/log.routes.ts';
 import { meRoutes } from './routes/me.routes.ts';
 import { randomRoutes } from './routes/random.routes.ts';
 import { wellKnownRoutes } from './routes/well-known.routes.ts';
@@ -35,6 +37,7 @@ export interface AppDeps {
   random: RandomService;
   giveaways: GiveawayService;
   signer: Signer;
+  transparency: LogService;
   metrics: Metrics;
   clock: Clock;
   logger?: FastifyBaseLogger;
@@ -110,7 +113,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, deps.config);
   await app.register(healthRoutes, { store: deps.store, metrics: deps.metrics });
   await app.register(docsRoutes, { config: deps.config });
-  await app.register(wellKnownRoutes, { signer: deps.signer });
+  await app.register(wellKnownRoutes, { signer: deps.signer, log: deps.transparency });
+  await app.register(logRoutes, { log: deps.transparency });
   await app.register(verifyRoutes, {
     config: deps.config,
     certificates: deps.giveaways.certificates as CertificateLookup,

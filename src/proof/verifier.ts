@@ -6,6 +6,7 @@
 import type { Sha256 } from './digest.ts';
 import type { DrandBeaconRecord } from './drand.ts';
 import { ALGORITHM, type TelegramId } from './draw-v1.ts';
+import { splitLogAnnotations } from './log-entry.ts';
 import { type Check, isRecord, OPERATOR_TRUST_LABEL, type Report, report } from './report.ts';
 import { objectHashProblem, objectSignatureProblem } from './signed-object.ts';
 import { ALGORITHM_V2, type DrandChainInfo, SEAL_TYPE, type Seal } from './v2-types.ts';
@@ -80,7 +81,9 @@ function verifyCertificateV1(input: VerifyCertificateInput): Report {
 }
 
 /** A v1 or v2 certificate, chosen by its `algorithm`. */
-export async function verifyCertificate(input: VerifyCertificateInput): Promise<Report> {
+export async function verifyCertificate(given: VerifyCertificateInput): Promise<Report> {
+  // The published document carries its log evidence beside the signed members (CONTRACT §8).
+  const input = { ...given, certificate: splitLogAnnotations(given.certificate).signed };
   const algorithm = isRecord(input.certificate) ? input.certificate.algorithm : undefined;
   try {
     if (algorithm === ALGORITHM_V2) return verifyCertificateV2(input);

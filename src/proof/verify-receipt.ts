@@ -6,6 +6,7 @@ import type { Sha256 } from './digest.ts';
 import { drawSeedV2, pickV2 } from './draw-v2.ts';
 import { entrantLeafHash, SALT_BYTES } from './entrant-leaf.ts';
 import { fromHex, toHex } from './hex.ts';
+import { splitLogAnnotations } from './log-entry.ts';
 import { verifyInclusion } from './merkle.ts';
 import { type Check, guarded, HEX32, isCount, isRecord, type Report, report } from './report.ts';
 import { ALGORITHM_V2, type CertificateV2, type DrandChainInfo, type Seal } from './v2-types.ts';
@@ -149,7 +150,7 @@ export function verifyReceiptV2(input: VerifyReceiptInput): Report & { outcome?:
   if (input.certificate === undefined) return report(ALGORITHM_V2, 'public', checks);
 
   const certReport = verifyCertificateV2({
-    certificate: input.certificate,
+    certificate: splitLogAnnotations(input.certificate).signed,
     keys,
     sha256,
     chains: input.chains,

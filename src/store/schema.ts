@@ -19,6 +19,11 @@ export interface Database {
   log_entries: LogEntriesTable;
   log_nodes: LogNodesTable;
   log_head: LogHeadTable;
+  log_key: LogKeyTable;
+  log_cosignatures: LogCosignaturesTable;
+  log_witness_sizes: LogWitnessSizesTable;
+  witness_key: WitnessKeyTable;
+  witness_logs: WitnessLogsTable;
 }
 
 export interface AccountsTable {
@@ -104,6 +109,45 @@ export interface CertificatesTable {
   /** The sealed certificate JSON, stored as issued and never rewritten. */
   body: string;
   created_at: number;
+  /** JSON `{checkpoint, index, proof}`: the witnessed checkpoint holding the seal (v2), or null. */
+  seal_witness: string | null;
+}
+
+export interface LogKeyTable {
+  id: number;
+  seed: string;
+  created_at: number;
+}
+
+/** A witness's timestamped cosignature of the log's checkpoint at `size` (a note signature line). */
+export interface LogCosignaturesTable {
+  size: number;
+  /** The witness's key name. */
+  witness: string;
+  line: string;
+  /** Epoch milliseconds of the cosignature's own timestamp. */
+  cosigned_at: number;
+}
+
+/** The newest log size each witness has cosigned or said it holds. */
+export interface LogWitnessSizesTable {
+  witness: string;
+  size: number;
+}
+
+export interface WitnessKeyTable {
+  id: number;
+  seed: string;
+  created_at: number;
+}
+
+/** As a witness: the newest checkpoint of each log it witnesses. */
+export interface WitnessLogsTable {
+  origin: string;
+  size: number;
+  root: Uint8Array;
+  checkpoint: string;
+  updated_at: number;
 }
 
 export interface SigningKeysTable {

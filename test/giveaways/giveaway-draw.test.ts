@@ -46,6 +46,7 @@ describe('POST /api/v1/giveaways/{public_id}/draw', () => {
       'algorithm',
       'certificate_id',
       'drawn_at',
+      'log_index',
       'participants_count',
       'participants_hash',
       'qrng_source',
@@ -64,6 +65,10 @@ describe('POST /api/v1/giveaways/{public_id}/draw', () => {
     assert.match(body.participants_hash, /^[0-9a-f]{64}$/);
     assert.equal(body.algorithm, 'tyche-draw-v1');
     assert.ok(Math.abs(Date.parse(body.drawn_at) - Date.now()) < 60_000);
+    const [entry] = (
+      await t.app.inject({ url: `/log/entries?start=${body.log_index}&end=${body.log_index + 1}` })
+    ).json().entries;
+    assert.deepEqual([entry.kind, entry.id], ['certificate', body.certificate_id]);
   });
 
   test('more winners than participants: everyone wins, in a random order', async () => {
@@ -93,6 +98,7 @@ describe('POST /api/v1/giveaways/{public_id}/draw', () => {
       'drawn_at',
       'hash',
       'signature',
+      'log_index',
     ]);
     assert.equal(cert.public_id, id);
     assert.equal(cert.winners_count, 5);
@@ -127,7 +133,12 @@ describe('POST /api/v1/giveaways/{public_id}/draw', () => {
       kidKnown: true,
       valid: false,
     });
-    const { hash: _hash, signature: _signature, ...forgedBody } = forged;
+    const {
+      hash: _hash,
+      signature: _signature,
+      log_index: _logIndex,
+      ...forgedBody
+    } = forged as typeof forged & { log_index: number };
     const rehashed = { ...forged, hash: certificateHash(forgedBody) };
     const check = verifyCertificate(rehashed, keys);
     assert.equal(check.hashOk, true);

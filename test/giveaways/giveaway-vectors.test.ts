@@ -90,6 +90,7 @@ describe('the service draws the published vectors', () => {
         drandRelay: 'http://127.0.0.1:9',
         delayRounds: 10,
         drawWaitMs: 0,
+        transparency: t.services.transparency,
       });
       const created = await t.services.accounts.createKey({ plan: 'business' });
       const ctx = { accountId: created.account_id, keyId: 'k', xRequestId: 'x', endpoint: 'test' };

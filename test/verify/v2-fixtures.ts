@@ -182,6 +182,7 @@ export function publicViewOf(
     seal: status === 'active' ? null : f.seal,
     log_index: null,
     certificate_id: drawn ? f.certificate.certificate_id : null,
+    certificate_log_index: null,
     verify_url: drawn ? `${base}/verify/${f.certificate.certificate_id}` : null,
     receipt_url: `${base}/g/${id}/receipt`,
     drand: { chain_hash: QUICKNET.hash, relay: 'https://relay.example.test' },

@@ -90,6 +90,9 @@ export const GiveawaySchema = Type.Object({
   ends_at: NullableTime,
   public_url: Type.String({ description: 'The public page `/g/{public_id}`' }),
   seal: Type.Optional(SealSchema),
+  seal_log_index: Type.Optional(
+    Type.Union([Type.Integer(), Type.Null()], { description: "The seal's entry in the transparency log" }),
+  ),
   reserves: Type.Optional(Type.Array(WinnerSchema, { description: 'Reserve winners in order, once drawn' })),
   join_url: Type.Optional(
     Type.String({ description: 'Telegram link that joins the giveaway (when the bot runs)' }),
@@ -143,6 +146,10 @@ export const ParticipantsResponseSchema = Type.Object({
 
 export const DrawBodySchema = Type.Object({}, { additionalProperties: false });
 
+const LogIndexSchema = Type.Union([Type.Integer(), Type.Null()], {
+  description: 'The entry in the transparency log (`/log/entries`), beside the signed object',
+});
+
 const DrawV1ResponseSchema = Type.Object({
   winners: Type.Array(WinnerSchema),
   certificate_id: Type.String(),
@@ -153,6 +160,7 @@ const DrawV1ResponseSchema = Type.Object({
   participants_hash: Type.String(),
   drawn_at: TimeSchema,
   algorithm: Type.Literal('tyche-draw-v1'),
+  log_index: LogIndexSchema,
 });
 
 const DrawV2ResponseSchema = Type.Object({
@@ -166,6 +174,8 @@ const DrawV2ResponseSchema = Type.Object({
   seal: SealSchema,
   drawn_at: TimeSchema,
   algorithm: Type.Literal('tyche-draw-v2'),
+  log_index: LogIndexSchema,
+  seal_log_index: LogIndexSchema,
 });
 
 export const DrawResponseSchema = Type.Union([DrawV2ResponseSchema, DrawV1ResponseSchema]);
@@ -234,6 +244,14 @@ export const KeySetSchema = Type.Object({
       use: Type.Literal('sig'),
       created_at: TimeSchema,
       retired_at: NullableTime,
+      log_indices: Type.Array(Type.Integer(), {
+        description: 'the log entries that announce and (once rotated out) retire the key',
+      }),
     }),
   ),
+  log: Type.Object({
+    origin: Type.String({ description: 'the log name, first line of its checkpoints' }),
+    key: Type.String({ description: 'the log key as a C2SP note verifier key' }),
+    kid: Type.String({ description: 'the id the log key signs key entries under' }),
+  }),
 });

@@ -6,6 +6,7 @@ import * as bot from './004-bot.ts';
 import * as jobs from './005-jobs.ts';
 import * as verifiableDraws from './006-verifiable-draws.ts';
 import * as transparencyLog from './007-transparency-log.ts';
+import * as logKeysAndWitnesses from './008-log-keys-and-witnesses.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the order is reviewed in
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '005-jobs': jobs,
   '006-verifiable-draws': verifiableDraws,
   '007-transparency-log': transparencyLog,
+  '008-log-keys-and-witnesses': logKeysAndWitnesses,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,44 @@
+import type { Kysely } from 'kysely';
+import { type SigningKey, sealCertificate } from '../giveaways/certificate-crypto.ts';
+import { keyEntryBody, leafDataOf } from '../proof/log-entry.ts';
+import type { Database } from '../store/schema.ts';
+import type { Appended, TransparencyLog } from './transparency-log.ts';
+
+/** What the log needs of a signing key row to announce or retire it. */
+export interface KeyRecord {
+  kid: string;
+  /** base64url of the 32-byte public key (the JWK `x`). */
+  x: string;
+  created_at: number;
+  retired_at: number | null;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Appends the `tyche-key` entry that announces `key` (or, with `retired`, retires it), signed by
+ * the log key, inside the caller's transaction — the one that stores or retires the key, so a
+ * key exists exactly when its announcement does and signs nothing before it.
+ */
+export function appendKeyEntry(
+  log: TransparencyLog,
+  trx: Kysely<Database>,
+  logKey: SigningKey,
+  key: KeyRecord,
+  retired = false,
+): Promise<Appended> {
+  if (retired && key.retired_at === null) throw new TypeError(`key ${key.kid} is not retired`);
+  const body = keyEntryBody({
+    kid: key.kid,
+    publicKey: new Uint8Array(Buffer.from(key.x, 'base64url')),
+    createdAt: iso(key.created_at),
+    retiredAt: retired && key.retired_at !== null ? iso(key.retired_at) : undefined,
+  });
+  const signed = sealCertificate(body, logKey);
+  return log.append(trx, {
+    kind: 'key',
+    id: key.kid,
+    leafData: leafDataOf(signed),
+    createdAt: retired && key.retired_at !== null ? key.retired_at : key.created_at,
+  });
+}
