@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { canonicalJson } from '../../src/proof/canonical-json.ts';
 import { drawSeedV2, pickV2, roundOf } from '../../src/proof/draw-v2.ts';
 import { fromHex } from '../../src/proof/hex.ts';
 import { verifyInclusion } from '../../src/proof/merkle.ts';
@@ -178,6 +179,14 @@ for (const target of await storeTargets()) {
       assert.ok(Number(pending.headers['retry-after']) >= 1);
       const s: Seal = pending.json().seal;
       assert.equal(pending.json().status, 'sealed');
+      const sealIndex = pending.json().seal_log_index;
+      assert.equal(typeof sealIndex, 'number', 'the seal is logged before the answer');
+      assert.equal((await t.app.inject({ url: `/g/${id}.json` })).json().log_index, sealIndex);
+      const [sealEntry] = (
+        await t.app.inject({ url: `/log/entries?start=${sealIndex}&end=${sealIndex + 1}` })
+      ).json().entries;
+      assert.deepEqual([sealEntry.kind, sealEntry.id], ['seal', s.seal_id]);
+      assert.equal(Buffer.from(sealEntry.leaf_data, 'base64').toString(), canonicalJson(s));
 
       assert.equal(await t.runner.runDue(), 0, 'nothing is due before the round');
       t.reachRound(s.beacon.round);
@@ -197,6 +206,15 @@ for (const target of await storeTargets()) {
       assert.equal(done.reserves.length, 2);
       const cert: CertificateV2 = (await t.app.inject({ url: `/verify/${done.certificate_id}.json` })).json();
       assert.equal(cert.algorithm, 'tyche-draw-v2');
+      const logged = cert as CertificateV2 & { log_index: number; seal_log_index: number };
+      assert.equal(logged.seal_log_index, sealIndex);
+      assert.ok(logged.log_index > sealIndex);
+      assert.equal(done.seal_log_index, sealIndex);
+      assert.equal(
+        (await t.app.inject({ url: `/g/${id}.json` })).json().certificate_log_index,
+        logged.log_index,
+      );
+      assert.equal('seal_witness' in cert, false, 'no witness is configured');
       assert.deepEqual(cert.seal, s, 'the certificate carries the seal as published');
       const b = t.drand.beacon(s.beacon.round);
       assert.equal(cert.beacon.randomness, b.randomness);
