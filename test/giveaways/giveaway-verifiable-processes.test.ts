@@ -111,6 +111,20 @@ for (const target of targets) {
       assert.equal(ids.size, 1, 'one certificate');
       const done = await api(url, key, 'GET', `/giveaways/${g.body.public_id}`);
       assert.equal(done.body.certificate_id, [...ids][0]);
+      assert.equal(new Set(results.map((r) => r.body.log_index)).size, 1, 'one certificate entry');
+
+      // Every process appended to one log: no gap, and this draw's seal and certificate once each.
+      const checkpoint = await (await fetch(`${url}/log/checkpoint`)).text();
+      const size = Number(checkpoint.split('\n')[1]);
+      const { entries } = await (await fetch(`${url}/log/entries?start=0&end=${size}`)).json();
+      assert.deepEqual(
+        entries.map((e: { index: number }) => e.index),
+        Array.from({ length: size }, (_, i) => i),
+      );
+      const about = (kind: string, id: string) =>
+        entries.filter((e: { kind: string; id: string }) => e.kind === kind && e.id === id).length;
+      assert.equal(about('seal', done.body.seal.seal_id), 1);
+      assert.equal(about('certificate', done.body.certificate_id), 1);
     });
   });
 }
