@@ -49,7 +49,7 @@ export async function startServer(config: Config, logger = createLogger(config))
     const runner = createJobRunner({
       jobs: services.jobs,
       clock: services.clock,
-      handlers: { ...services.giveaways.jobHandlers },
+      handlers: services.jobHandlers,
       log: logger.child({ component: 'jobs' }),
     });
     const telegram = botInfo

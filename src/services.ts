@@ -10,7 +10,8 @@ import { createGiveawayService, type JoinUrl } from './giveaways/giveaway.servic
 import { createSigner } from './giveaways/signer.ts';
 import { createSigningKeyRepository } from './giveaways/signing-key.repository.ts';
 import { createJobRepository } from './jobs/job.repository.ts';
-import { createLogService } from './log/log.service.ts';
+import { createLogService, WITNESS_JOB } from './log/log.service.ts';
+import { createWitnessJob, type SubmitToWitness } from './log/witness-job.ts';
 import { createOperationRepository } from './randomness/operation.repository.ts';
 import { createRandomService } from './randomness/random.service.ts';
 import { createRandomnessFromConfig, type RandomnessTuning } from './randomness/randomness.setup.ts';
@@ -27,6 +28,8 @@ export interface ServiceOptions {
   reportError?: (error: unknown) => void;
   /** Where background work reports what it could not do yet (a round not usable, a seal retried). */
   log?: { warn(obj: object, msg: string): void };
+  /** How checkpoints reach witnesses: HTTP per c2sp.org/tlog-witness unless a test gives its own. */
+  submitToWitness?: SubmitToWitness;
 }
 
 /**
@@ -86,7 +89,16 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     joinUrl: options.joinUrl,
     reportError: options.reportError ?? ((error) => console.error('tyche: a draw listener failed:', error)),
   });
-  return { accounts, quota, clock, cascade, random, signer, giveaways, jobs, transparency };
+  const witness = createWitnessJob({
+    transparency,
+    witnesses: config.TYCHE_WITNESSES,
+    submit: options.submitToWitness ?? (async () => ({ status: 'failed', reason: 'no witness client yet' })),
+    clock,
+    log: options.log ?? { warn: () => {} },
+  });
+  /** Every kind of promised background work, for the job runner. */
+  const jobHandlers = { ...giveaways.jobHandlers, [WITNESS_JOB]: witness };
+  return { accounts, quota, clock, cascade, random, signer, giveaways, jobs, transparency, jobHandlers };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -81,6 +81,7 @@ export function createLogService({ db, origin, jobs }: Deps) {
   return {
     log,
     origin,
+    db,
 
     /** Appends a signed seal or certificate, exactly as published, in the caller's transaction. */
     async appendSigned(

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { ConfigInput } from '../../src/config.ts';
+import type { SubmitToWitness } from '../../src/log/witness-job.ts';
 import { createJobRunner, type JobRunner } from '../../src/jobs/job-runner.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createFakeClock, type FakeClock } from '../helpers/fake-clock.ts';
@@ -15,7 +17,13 @@ export interface VerifiableApp extends TestApp {
 
 /** A test app whose drand relay is a fake chain with real BLS signatures on the test's clock. */
 export async function startVerifiableApp(
-  options: { dialect?: 'sqlite' | 'postgres'; drawWaitMs?: number; delayRounds?: number } = {},
+  options: {
+    dialect?: 'sqlite' | 'postgres';
+    drawWaitMs?: number;
+    delayRounds?: number;
+    config?: ConfigInput;
+    submitToWitness?: SubmitToWitness;
+  } = {},
 ): Promise<VerifiableApp> {
   const clock = createFakeClock(Date.now());
   const drand = await startFakeDrand({ clock });
@@ -27,12 +35,14 @@ export async function startVerifiableApp(
       DRAND_CHAIN: JSON.stringify(drand.info),
       TYCHE_DRAW_WAIT_MS: String(options.drawWaitMs ?? 0),
       TYCHE_SEAL_DELAY_ROUNDS: String(options.delayRounds ?? 10),
+      ...options.config,
     },
+    submitToWitness: options.submitToWitness,
   });
   const runner = createJobRunner({
     jobs: t.services.jobs,
     clock,
-    handlers: t.services.giveaways.jobHandlers,
+    handlers: t.services.jobHandlers,
   });
   return {
     ...t,

@@ -4,6 +4,7 @@ import type { Clock } from '../../src/clock.ts';
 import { type ConfigInput, createConfig } from '../../src/config.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
+import type { SubmitToWitness } from '../../src/log/witness-job.ts';
 import type { RandomnessTuning } from '../../src/randomness/randomness.setup.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -25,6 +26,7 @@ export async function startTestApp(
     config?: ConfigInput;
     clock?: Clock;
     randomness?: RandomnessTuning;
+    submitToWitness?: SubmitToWitness;
     /** Extra routes a test needs (registered before the app is ready). */
     routes?: (app: FastifyInstance) => void;
   } = {},
@@ -46,6 +48,7 @@ export async function startTestApp(
     clock: options.clock,
     registry: metrics.registry,
     randomness: options.randomness,
+    submitToWitness: options.submitToWitness,
   });
   const app = await buildApp({ config, store: opened.store, metrics, ...services });
   options.routes?.(app);
