@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ConfigInput } from '../../src/config.ts';
-import type { SubmitToWitness } from '../../src/log/witness-job.ts';
 import { createJobRunner, type JobRunner } from '../../src/jobs/job-runner.ts';
+import type { SubmitToWitness } from '../../src/log/witness-job.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createFakeClock, type FakeClock } from '../helpers/fake-clock.ts';
 import { type FakeDrand, startFakeDrand } from '../helpers/fake-upstreams.ts';
