@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { prepareQuery } from '../store/prepared-query.ts';
 import type { AccountsTable, ApiKeysTable, Database } from '../store/schema.ts';
 
 export type Plan = 'free' | 'pro' | 'business';
@@ -16,6 +17,17 @@ export interface KeyWithAccount extends KeyRow {
 }
 
 export function createAccountRepository(db: Kysely<Database>) {
+  // Every authenticated request reads its key: built once, never cached (a revocation applies
+  // from the next request).
+  const keyByPrefix = prepareQuery<KeyWithAccount>(db, (slot) =>
+    db
+      .selectFrom('api_keys')
+      .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+      .selectAll('api_keys')
+      .select(['accounts.plan', 'accounts.telegram_id'])
+      .where('api_keys.prefix', '=', slot<string>('prefix')),
+  );
+
   return {
     async insertAccount(row: AccountRow): Promise<void> {
       await db.insertInto('accounts').values(row).execute();
@@ -66,14 +78,7 @@ export function createAccountRepository(db: Kysely<Database>) {
     },
 
     async findKeyByPrefix(prefix: string): Promise<KeyWithAccount | undefined> {
-      const row = await db
-        .selectFrom('api_keys')
-        .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-        .selectAll('api_keys')
-        .select(['accounts.plan', 'accounts.telegram_id'])
-        .where('api_keys.prefix', '=', prefix)
-        .executeTakeFirst();
-      return row as KeyWithAccount | undefined;
+      return (await keyByPrefix({ prefix })).rows[0];
     },
 
     async listKeys(accountId?: string): Promise<KeyWithAccount[]> {

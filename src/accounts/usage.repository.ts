@@ -1,7 +1,36 @@
 import { type Kysely, sql } from 'kysely';
+import { prepareQuery } from '../store/prepared-query.ts';
 import type { Database } from '../store/schema.ts';
 
 export function createUsageRepository(db: Kysely<Database>) {
+  const consume = prepareQuery(db, (slot) =>
+    db
+      .insertInto('usage_daily')
+      .values({ key_id: slot('key_id'), day: slot('day'), count: 1 })
+      .onConflict((oc) =>
+        oc
+          .columns(['key_id', 'day'])
+          .doUpdateSet({ count: sql`usage_daily.count + 1` })
+          .where('usage_daily.count', '<', slot<number>('limit')),
+      )
+      .returning('count'),
+  );
+  const refund = prepareQuery(db, (slot) =>
+    db
+      .updateTable('usage_daily')
+      .set({ count: sql`count - 1` })
+      .where('key_id', '=', slot<string>('key_id'))
+      .where('day', '=', slot<string>('day'))
+      .where('count', '>', 0),
+  );
+  const countFor = prepareQuery(db, (slot) =>
+    db
+      .selectFrom('usage_daily')
+      .select('count')
+      .where('key_id', '=', slot<string>('key_id'))
+      .where('day', '=', slot<string>('day')),
+  );
+
   return {
     /**
      * Counts one request unless the key has reached its limit, in one statement: the
@@ -9,38 +38,15 @@ export function createUsageRepository(db: Kysely<Database>) {
      * processes, can never pass the limit. Returns the new count, or undefined when refused.
      */
     async consume(keyId: string, day: string, limit: number): Promise<number | undefined> {
-      const row = await db
-        .insertInto('usage_daily')
-        .values({ key_id: keyId, day, count: 1 })
-        .onConflict((oc) =>
-          oc
-            .columns(['key_id', 'day'])
-            .doUpdateSet({ count: sql`usage_daily.count + 1` })
-            .where('usage_daily.count', '<', limit),
-        )
-        .returning('count')
-        .executeTakeFirst();
-      return row?.count;
+      return (await consume({ key_id: keyId, day, limit })).rows[0]?.count;
     },
 
     async refund(keyId: string, day: string): Promise<void> {
-      await db
-        .updateTable('usage_daily')
-        .set({ count: sql`count - 1` })
-        .where('key_id', '=', keyId)
-        .where('day', '=', day)
-        .where('count', '>', 0)
-        .execute();
+      await refund({ key_id: keyId, day });
     },
 
     async countFor(keyId: string, day: string): Promise<number> {
-      const row = await db
-        .selectFrom('usage_daily')
-        .select('count')
-        .where('key_id', '=', keyId)
-        .where('day', '=', day)
-        .executeTakeFirst();
-      return row?.count ?? 0;
+      return (await countFor({ key_id: keyId, day })).rows[0]?.count ?? 0;
     },
 
     async countsForDay(keyIds: string[], day: string): Promise<Map<string, number>> {

@@ -12,7 +12,7 @@ const DEFAULT_RETRY_AFTER_S = 5;
  */
 export function createCascade(
   pools: readonly SourcePool[],
-  options: { served?: (material: Material) => void } = {},
+  options: { served?: (material: Material, operations: number) => void } = {},
 ) {
   const takeNow = (bytes: number): Material | undefined => {
     for (const pool of pools) {
@@ -37,14 +37,17 @@ export function createCascade(
   };
 
   return {
-    /** Material for `count` operations of `bytes` each, or 503 once the budget is spent. */
-    async acquire(count: number, bytes: number, budgetMs: number): Promise<Material[]> {
+    /**
+     * `count` materials of `bytes` each, or 503 once the budget is spent. Each serves one request
+     * of `operations` values (one seed and keystream for all of them), counted as such.
+     */
+    async acquire(count: number, bytes: number, budgetMs: number, operations = 1): Promise<Material[]> {
       const deadline = performance.now() + budgetMs;
       const out: Material[] = [];
       while (out.length < count) {
         const material = takeNow(bytes);
         if (material) {
-          options.served?.(material);
+          options.served?.(material, operations);
           out.push(material);
           continue;
         }

@@ -1,13 +1,44 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { prepareQuery } from '../store/prepared-query.ts';
 import type { Database, OperationsTable } from '../store/schema.ts';
+import { baseOf } from './operation-ids.ts';
 
-export type OperationRow = OperationsTable;
+/** One request's record; `operation_count` defaults to 1 (a draw, or a row from before 009). */
+export type OperationRow = Insertable<OperationsTable>;
+export type OperationRecord = Selectable<OperationsTable>;
 
-/** SQLite allows 32 766 bound values per statement; 9 columns × 500 rows stays far below. */
+/** SQLite allows 32 766 bound values per statement; 10 columns × 500 rows stays far below. */
 const ROWS_PER_INSERT = 500;
 
 export function createOperationRepository(db: Kysely<Database>) {
+  const insertRecord = prepareQuery(db, (slot) =>
+    db.insertInto('operations').values({
+      request_id: slot('request_id'),
+      x_request_id: slot('x_request_id'),
+      account_id: slot('account_id'),
+      key_id: slot('key_id'),
+      endpoint: slot('endpoint'),
+      source: slot('source'),
+      source_reference: slot('source_reference'),
+      source_fetched_at: slot('source_fetched_at'),
+      created_at: slot('created_at'),
+      operation_count: slot('operation_count'),
+    }),
+  );
+  // The id itself (a record's first id, a draw's, or a row from before 009) or its base.
+  const findEither = prepareQuery(db, (slot) =>
+    db
+      .selectFrom('operations')
+      .selectAll()
+      .where('request_id', 'in', [slot<string>('id'), slot<string>('base')]),
+  );
+
   return {
+    /** The record of one request: one statement, prepared once. */
+    async insert(row: Required<OperationRow>): Promise<void> {
+      await insertRecord(row);
+    },
+
     async insertMany(rows: OperationRow[], trx: Kysely<Database> = db): Promise<void> {
       for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
         await trx
@@ -17,8 +48,16 @@ export function createOperationRepository(db: Kysely<Database>) {
       }
     },
 
-    async find(requestId: string): Promise<OperationRow | undefined> {
-      return db.selectFrom('operations').selectAll().where('request_id', '=', requestId).executeTakeFirst();
+    /** The record naming the operation `id`, with the operation's index in it. */
+    async find(id: string): Promise<{ record: OperationRecord; index: number } | undefined> {
+      const parsed = baseOf(id);
+      if (!parsed) return undefined;
+      const { rows } = await findEither({ id, base: parsed.baseId });
+      const exact = rows.find((r) => r.request_id === id);
+      if (exact) return { record: exact, index: 0 };
+      const record = rows.find((r) => r.request_id === parsed.baseId);
+      if (record && parsed.index < record.operation_count) return { record, index: parsed.index };
+      return undefined;
     },
   };
 }

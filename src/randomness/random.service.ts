@@ -1,22 +1,25 @@
-import { randomBytes, randomUUIDv7 } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { Cascade } from './cascade.ts';
 import { createChaChaStream } from './chacha-stream.ts';
 import type { OperationRepository, OperationRow } from './operation.repository.ts';
+import { newBaseId, operationIds } from './operation-ids.ts';
 import type { Material } from './pool.ts';
-import { choose, intInRange, shuffle } from './sampling.ts';
-import { deriveOperationSeed, SYSTEM_ENTROPY_BYTES } from './seed.ts';
+import { choose, intInRangeWith, shuffle, uniformFrom } from './sampling.ts';
+import { deriveRequestSeed, SYSTEM_ENTROPY_BYTES } from './seed.ts';
 
 /**
- * Private-source bytes one operation consumes. The seed also takes 256 bits of system entropy,
- * so 128 quantum bits per operation add upstream randomness without draining a 1 KiB ANU batch
- * (about one a minute keyless) in a handful of requests: one batch serves 64 operations.
+ * Private-source bytes one request consumes. The seed also takes 256 bits of system entropy,
+ * so 128 quantum bits per request add upstream randomness without draining a 1 KiB ANU batch
+ * (about one a minute keyless) in a handful of requests: one batch serves 64 requests.
  */
 export const PRIVATE_BYTES_PER_OPERATION = 16;
 export const MAX_INT_WIDTH = 1_000_000_000;
+/** Keystream a shuffle or choice computes per refill: 1 024 words. */
+const LIST_CHUNK = 4096;
 
-/** Who asked, for the operations log. */
+/** Who asked, for the operations record. */
 export interface OperationContext {
   accountId: string;
   keyId: string;
@@ -24,6 +27,10 @@ export interface OperationContext {
   endpoint: string;
 }
 
+/**
+ * One use of the cascade: one request's material, seed and keystream. `requestId` is its base
+ * id, the first of the operation ids its values are numbered by.
+ */
 export interface Operation {
   requestId: string;
   material: Material;
@@ -39,30 +46,26 @@ interface Deps {
 }
 
 export function createRandomService({ cascade, operations, clock, budgetMs }: Deps) {
-  /** Material for `count` operations from the cascade; 503 when nothing serves within the budget. */
-  async function operate(count: number, bytes = PRIVATE_BYTES_PER_OPERATION): Promise<Operation[]> {
-    const materials = await cascade.acquire(count, bytes, budgetMs);
-    const createdAt = clock.now();
-    // One call to the CSPRNG for the whole request rather than one per operation.
-    const entropy = new Uint8Array(randomBytes(SYSTEM_ENTROPY_BYTES * materials.length));
-    return materials.map((material, i) => ({
-      // Time-ordered ids append to the operations index instead of landing at random pages.
-      requestId: randomUUIDv7(),
+  /** Material for one request from the cascade; 503 when nothing serves within the budget. */
+  async function acquire(bytes = PRIVATE_BYTES_PER_OPERATION, operations = 1): Promise<Operation> {
+    const [material] = await cascade.acquire(1, bytes, budgetMs, operations);
+    return {
+      requestId: newBaseId(),
       material,
-      systemEntropy: entropy.subarray(i * SYSTEM_ENTROPY_BYTES, (i + 1) * SYSTEM_ENTROPY_BYTES),
-      createdAt,
-    }));
+      systemEntropy: new Uint8Array(randomBytes(SYSTEM_ENTROPY_BYTES)),
+      createdAt: clock.now(),
+    };
   }
 
-  /** `chunkSize`: keystream computed per refill; an integer needs one 64-byte block. */
-  function streamOf(op: Operation, chunkSize?: number) {
-    return createChaChaStream(deriveOperationSeed(op.material.bytes, op.systemEntropy, op.requestId), {
-      chunkSize,
-    });
+  /** `chunkSize`: keystream computed per refill, sized to what the request will read. */
+  function streamOf(op: Operation, chunkSize: number) {
+    const seed = deriveRequestSeed(op.material.bytes, op.systemEntropy, op.requestId);
+    return createChaChaStream(seed, { chunkSize });
   }
 
-  function rows(ctx: OperationContext, ops: Operation[]): OperationRow[] {
-    return ops.map((op) => ({
+  /** The record of a request whose values are numbered 0 … count − 1 from its base id. */
+  function row(ctx: OperationContext, op: Operation, count = 1) {
+    return {
       request_id: op.requestId,
       x_request_id: ctx.xRequestId,
       account_id: ctx.accountId,
@@ -72,22 +75,25 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
       source_reference: op.material.reference,
       source_fetched_at: op.material.fetchedAt.getTime(),
       created_at: op.createdAt.getTime(),
-    }));
+      operation_count: count,
+    };
   }
 
-  async function record(ctx: OperationContext, ops: Operation[]) {
-    await operations.insertMany(rows(ctx, ops));
-  }
-
-  /** The response names the last operation, as the contract says for multi-operation requests. */
-  function lastOf(ops: Operation[]) {
-    const last = ops[ops.length - 1];
-    return { qrng_source: last.material.source, request_id: last.requestId };
+  async function record(ctx: OperationContext, op: Operation, count = 1) {
+    await operations.insert(row(ctx, op, count));
   }
 
   return {
-    operate,
-    rows,
+    /** Single-operation requests for the draws, which record theirs in their own transaction. */
+    async operate(count: number, bytes = PRIVATE_BYTES_PER_OPERATION): Promise<Operation[]> {
+      const ops: Operation[] = [];
+      for (let i = 0; i < count; i++) ops.push(await acquire(bytes));
+      return ops;
+    },
+
+    rows(ctx: OperationContext, ops: Operation[]): OperationRow[] {
+      return ops.map((op) => row(ctx, op));
+    },
 
     async int(ctx: OperationContext, query: { min: number; max: number; count: number }) {
       const { min, max, count } = query;
@@ -101,15 +107,20 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
           errors: [{ parameter: 'max', message: `max − min is ${max - min}, above ${MAX_INT_WIDTH}` }],
         });
       }
-      const ops = await operate(count);
-      const numbers = ops.map((op) => intInRange(streamOf(op, 64), min, max));
-      await record(ctx, ops);
+      const op = await acquire(PRIVATE_BYTES_PER_OPERATION, count);
+      // One 4-byte word per value and a block to spare for rejections, in one cipher call.
+      const uniform = uniformFrom(streamOf(op, count * 4 + 64));
+      const numbers = new Array<number>(count);
+      for (let i = 0; i < count; i++) numbers[i] = intInRangeWith(uniform, min, max);
+      await record(ctx, op, count);
+      const ids = operationIds(op.requestId, count);
       return {
         numbers,
         count,
         range: { min, max },
-        ...lastOf(ops),
-        qrng_request_ids: ops.map((op) => op.requestId),
+        qrng_source: op.material.source,
+        request_id: ids[count - 1],
+        qrng_request_ids: ids,
       };
     },
 
@@ -129,40 +140,48 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
           },
         );
       }
-      const ops = await operate(1);
-      const chosen = choose(streamOf(ops[0]), items, count, unique);
-      await record(ctx, ops);
-      return { chosen, count, from_total: items.length, ...lastOf(ops) };
+      const op = await acquire();
+      const chosen = choose(streamOf(op, LIST_CHUNK), items, count, unique);
+      await record(ctx, op);
+      return {
+        chosen,
+        count,
+        from_total: items.length,
+        qrng_source: op.material.source,
+        request_id: op.requestId,
+      };
     },
 
     async shuffle(ctx: OperationContext, body: { items: unknown[] }) {
-      const ops = await operate(1);
-      const shuffled = shuffle(streamOf(ops[0]), body.items);
-      await record(ctx, ops);
-      return { shuffled, count: shuffled.length, ...lastOf(ops) };
+      const op = await acquire();
+      const shuffled = shuffle(streamOf(op, LIST_CHUNK), body.items);
+      await record(ctx, op);
+      return { shuffled, count: shuffled.length, qrng_source: op.material.source, request_id: op.requestId };
     },
 
     /**
-     * Bytes are the operation's keystream XOR fresh CSPRNG bytes: whatever the upstream
+     * Bytes are the request's keystream XOR fresh CSPRNG bytes: whatever the upstream
      * delivered, the output is never weaker than the operating system's entropy.
      */
     async bytes(ctx: OperationContext, query: { n: number; format: 'hex' | 'base64' }) {
-      const ops = await operate(1);
-      const out = Buffer.from(streamOf(ops[0]).read(query.n));
-      const system = randomBytes(query.n);
-      for (let i = 0; i < out.length; i++) out[i] ^= system[i];
-      await record(ctx, ops);
+      const op = await acquire();
+      const keystream = streamOf(op, query.n).read(query.n);
+      const out = randomBytes(query.n);
+      for (let i = 0; i < out.length; i++) out[i] ^= keystream[i];
+      await record(ctx, op);
       return {
         bytes: out.toString(query.format),
         format: query.format,
         length: query.n,
-        ...lastOf(ops),
+        qrng_source: op.material.source,
+        request_id: op.requestId,
         pool: 'crypto' as const,
       };
     },
 
-    async findOperation(requestId: string) {
-      return operations.find(requestId);
+    /** The record naming the operation `id`, with the operation's index in it. */
+    async findOperation(id: string) {
+      return operations.find(id);
     },
   };
 }

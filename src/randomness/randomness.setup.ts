@@ -77,7 +77,7 @@ export function createRandomnessFromConfig(
   };
   const pools = config.TYCHE_SOURCES.map((name) => factories[name]());
   const cascade = createCascade(pools, {
-    served: (material) => metrics.operations.inc({ source: material.source }),
+    served: (material, operations) => metrics.operations.inc({ source: material.source }, operations),
   });
   metrics.observe(cascade.state);
   return cascade;

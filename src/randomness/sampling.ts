@@ -25,7 +25,8 @@ function readUint53(stream: ByteStream): number {
  * below 1/4 for the contract's widest int range); larger ranges, up to 2^53, use 53-bit words.
  */
 export function uniformFrom(stream: ByteStream): Uniform {
-  const next32 = (): number => readUint32(stream);
+  // A word straight from the keystream when the stream can give one: no view per value.
+  const next32 = stream.uint32 ? stream.uint32.bind(stream) : (): number => readUint32(stream);
   const next53 = (): number => readUint53(stream);
   return (m) => (m <= TWO_POW_32 ? uniformFromWords(m, next32, 32) : uniformFromWords(m, next53, 53));
 }

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
+import { PREPARED_MARK } from './prepared-query.ts';
 import type { Database } from './schema.ts';
 
 const INT8 = 20;
@@ -18,11 +19,35 @@ const types = {
   },
 };
 
+/**
+ * Statements marked by prepareQuery run as named prepared statements: each connection parses
+ * and plans them once, then only binds, instead of parsing every request's statements again.
+ * Kysely hands the client plain text, so the client's query is wrapped where it is created.
+ */
+function prepareMarked(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (text: unknown, values?: unknown, callback?: unknown) =>
+    typeof text === 'string' && text.startsWith(PREPARED_MARK)
+      ? query({ name: statementName(text), text, values }, callback)
+      : query(text, values, callback);
+}
+
+const names = new Map<string, string>();
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    name = `tyche_${names.size + 1}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
 export function openPostgres(url: string): { db: Kysely<Database>; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: url, max: 10, types });
   // An idle client that loses its server emits 'error'; without a listener that would crash
   // the process instead of letting the next query fail and be reported.
   pool.on('error', () => {});
+  pool.on('connect', prepareMarked);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
   return { db, pool };
 }

@@ -63,6 +63,8 @@ export interface OperationsTable {
   source_reference: string;
   source_fetched_at: number;
   created_at: number;
+  /** How many operation ids the record names, derived from `request_id` (migration 009). */
+  operation_count: Generated<number>;
 }
 
 export interface BotUsersTable {

@@ -109,23 +109,34 @@ describe('cascade against fake upstreams', () => {
     }
   });
 
-  test('private bytes serve one operation each; a beacon value serves many', async () => {
+  test('private bytes serve one request each, all of its values; a beacon value serves many', async () => {
     await setModes('ok', 'ok', 'ok');
     const t = await app('anu,system');
     try {
       await t.services.cascade.warm();
       const key = await t.key();
-      const body = (
-        await t.app.inject({ url: '/api/v1/random/int?min=1&max=10&count=5', headers: bearer(key) })
-      ).json();
-      const refs = [];
-      for (const id of body.qrng_request_ids) {
-        refs.push(
-          (await t.app.inject({ url: `/api/v1/operations/${id}`, headers: bearer(key) })).json()
-            .source_reference,
-        );
+      const referencesOf = async (ids: string[]) => {
+        const refs = new Set<string>();
+        for (const id of ids) {
+          const op = await t.app.inject({ url: `/api/v1/operations/${id}`, headers: bearer(key) });
+          assert.equal(op.json().qrng_source, 'anu');
+          refs.add(op.json().source_reference);
+        }
+        return [...refs];
+      };
+      const requests = [];
+      for (let i = 0; i < 3; i++) {
+        const body = (
+          await t.app.inject({ url: '/api/v1/random/int?min=1&max=10&count=5', headers: bearer(key) })
+        ).json();
+        assert.equal(body.qrng_source, 'anu');
+        const refs = await referencesOf(body.qrng_request_ids);
+        assert.equal(refs.length, 1, 'the values of one request share its seed and its bytes');
+        requests.push(refs[0]);
       }
-      assert.equal(new Set(refs).size, 5, 'no ANU byte range is used twice');
+      assert.equal(new Set(requests).size, 3, 'no ANU byte range serves two requests');
+      const metrics = (await t.app.inject({ url: '/metrics' })).body;
+      assert.match(metrics, /tyche_operations_total\{source="anu"\} 15/);
     } finally {
       await t.close();
     }

@@ -65,6 +65,22 @@ describe('ChaCha20 keystream', () => {
     assert.throws(() => createChaChaStream(keyOf(1), { counter: -1 }), RangeError);
     assert.throws(() => createChaChaStream(keyOf(1)).read(-1), RangeError);
   });
+
+  test('ends one block before the counter wraps, with an error rather than a repeated block', () => {
+    const stream = createChaChaStream(keyOf(3), { counter: 0xffffffff - 2, chunkSize: 64 });
+    stream.read(128);
+    assert.throws(() => stream.read(1), /exhausted/);
+  });
+
+  test('uint32 reads the same big-endian words as read(4), across refills', () => {
+    const bytes = createChaChaStream(keyOf(5)).read(4 * 100);
+    const words = createChaChaStream(keyOf(5), { chunkSize: 68 });
+    for (let i = 0; i < 100; i++) {
+      const expected = Buffer.from(bytes.subarray(i * 4, i * 4 + 4)).readUInt32BE();
+      assert.equal(words.uint32(), expected, `word ${i}`);
+      if (i % 7 === 0) words.read(0);
+    }
+  });
 });
 
 test('agrees with OpenSSL’s chacha20 over many keys, nonces, counters and lengths', async () => {
@@ -72,7 +88,7 @@ test('agrees with OpenSSL’s chacha20 over many keys, nonces, counters and leng
   for (let i = 0; i < 200; i++) {
     const key = randomBytes(32);
     const nonce = randomBytes(12);
-    const counter = i === 0 ? 0xffffffff - 2 : randomBytes(4).readUInt32LE() >>> 8;
+    const counter = i === 0 ? 0xffffffff - 3 : randomBytes(4).readUInt32LE() >>> 8;
     const length = 1 + ((i * 37) % 700);
     const iv = Buffer.alloc(16);
     iv.writeUInt32LE(counter, 0);

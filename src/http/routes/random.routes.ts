@@ -111,19 +111,21 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
       },
     },
     async (request) => {
-      const row = await random.findOperation(request.params.request_id);
-      if (!row) throw new AppError('not_found', `No operation has the id ${request.params.request_id}`);
-      if (row.account_id !== request.principal!.accountId) {
+      const id = request.params.request_id;
+      const found = await random.findOperation(id);
+      if (!found) throw new AppError('not_found', `No operation has the id ${id}`);
+      const { record } = found;
+      if (record.account_id !== request.principal!.accountId) {
         throw new AppError('forbidden', 'This operation belongs to another account');
       }
       return {
-        request_id: row.request_id,
-        x_request_id: row.x_request_id,
-        endpoint: row.endpoint,
-        qrng_source: row.source as SourceName,
-        source_reference: row.source_reference,
-        source_fetched_at: new Date(row.source_fetched_at).toISOString(),
-        created_at: new Date(row.created_at).toISOString(),
+        request_id: id,
+        x_request_id: record.x_request_id,
+        endpoint: record.endpoint,
+        qrng_source: record.source as SourceName,
+        source_reference: record.source_reference,
+        source_fetched_at: new Date(record.source_fetched_at).toISOString(),
+        created_at: new Date(record.created_at).toISOString(),
       };
     },
   );

@@ -7,6 +7,7 @@ import * as jobs from './005-jobs.ts';
 import * as verifiableDraws from './006-verifiable-draws.ts';
 import * as transparencyLog from './007-transparency-log.ts';
 import * as logKeysAndWitnesses from './008-log-keys-and-witnesses.ts';
+import * as operationRecords from './009-operation-records.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the order is reviewed in
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '006-verifiable-draws': verifiableDraws,
   '007-transparency-log': transparencyLog,
   '008-log-keys-and-witnesses': logKeysAndWitnesses,
+  '009-operation-records': operationRecords,
 };
 
 export const migrationProvider: MigrationProvider = {
