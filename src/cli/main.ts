@@ -4,8 +4,18 @@ import { type Command, helpText, type Io, parseCommandArgs, UsageError } from '.
 import { keysCreate, keysList, keysRevoke } from './keys.commands.ts';
 import { migrate, serve } from './serve.commands.ts';
 import { verify } from './verify.command.ts';
+import { witness } from './witness.command.ts';
 
-export const COMMANDS: Command[] = [serve, migrate, keysCreate, keysList, keysRevoke, accountsPlan, verify];
+export const COMMANDS: Command[] = [
+  serve,
+  migrate,
+  keysCreate,
+  keysList,
+  keysRevoke,
+  accountsPlan,
+  verify,
+  witness,
+];
 
 function overview(): string {
   const lines = COMMANDS.map((c) => `  tyche ${c.usage}`);

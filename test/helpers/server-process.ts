@@ -22,13 +22,14 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Runs `tyche serve` as a real process and resolves once it logs that it is serving. */
+/** Runs `tyche serve` (or `tyche witness`) as a real process and resolves once it logs that it is serving. */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { keepLogs?: boolean } = {},
+  options: { keepLogs?: boolean; command?: 'serve' | 'witness' } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [CLI, 'serve'], {
+  const command = options.command ?? 'serve';
+  const child = spawn(process.execPath, [CLI, command], {
     // Readiness is read from the info-level start-up line, so the level is not left to the caller.
     env: {
       PATH: process.env.PATH,
@@ -50,10 +51,10 @@ export async function startServerProcess(
   const ready = new Promise<string>((resolve, reject) => {
     lines.on('line', (line) => {
       logs.push(line);
-      if (line.includes('"tyche is serving"')) resolve(JSON.parse(line).url);
+      if (/"tyche (witness )?is serving"/.test(line)) resolve(JSON.parse(line).url);
     });
     child.once('exit', (code) =>
-      reject(new Error(`tyche serve exited with ${code} before serving: ${stderr}`)),
+      reject(new Error(`tyche ${command} exited with ${code} before serving: ${stderr}`)),
     );
   });
   const url = await ready;
