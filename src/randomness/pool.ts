@@ -1,7 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { type CircuitBreaker, createCircuitBreaker } from './circuit-breaker.ts';
 import type { RandomSource, SourceBatch, SourceName } from './source.ts';
+import { systemBytes } from './system-entropy.ts';
 
 /** Source material for one operation, with what identifies where it came from. */
 export interface Material {
@@ -173,7 +174,7 @@ export function createSystemPool(clock: Clock): SourcePool {
     tryTake: (bytes) => ({
       source: 'system',
       kind: 'private',
-      bytes: new Uint8Array(randomBytes(bytes)),
+      bytes: systemBytes(bytes),
       reference: `system:${randomUUID()}`,
       fetchedAt: clock.now(),
     }),

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { Cascade } from './cascade.ts';
@@ -8,6 +7,7 @@ import { newBaseId, operationIds } from './operation-ids.ts';
 import type { Material } from './pool.ts';
 import { choose, intInRangeWith, shuffle, uniformFrom } from './sampling.ts';
 import { deriveRequestSeed, SYSTEM_ENTROPY_BYTES } from './seed.ts';
+import { systemBytes } from './system-entropy.ts';
 
 /**
  * Private-source bytes one request consumes. The seed also takes 256 bits of system entropy,
@@ -52,7 +52,7 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
     return {
       requestId: newBaseId(),
       material,
-      systemEntropy: new Uint8Array(randomBytes(SYSTEM_ENTROPY_BYTES)),
+      systemEntropy: systemBytes(SYSTEM_ENTROPY_BYTES),
       createdAt: clock.now(),
     };
   }
@@ -166,8 +166,9 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
     async bytes(ctx: OperationContext, query: { n: number; format: 'hex' | 'base64' }) {
       const op = await acquire();
       const keystream = streamOf(op, query.n).read(query.n);
-      const out = randomBytes(query.n);
-      for (let i = 0; i < out.length; i++) out[i] ^= keystream[i];
+      const system = systemBytes(query.n);
+      const out = Buffer.allocUnsafe(query.n);
+      for (let i = 0; i < out.length; i++) out[i] = keystream[i] ^ system[i];
       await record(ctx, op);
       return {
         bytes: out.toString(query.format),

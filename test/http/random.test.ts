@@ -319,6 +319,22 @@ describe('random endpoints', () => {
       }
     });
 
+    test('every id of a request resolves to its one record; an id numbered past its values → 404', async () => {
+      const ids: string[] = (await get('/api/v1/random/int?min=1&max=6&count=3')).json().qrng_request_ids;
+      const records = await t.store.db
+        .selectFrom('operations')
+        .selectAll()
+        .where('request_id', 'in', ids)
+        .execute();
+      assert.equal(records.length, 1, 'one record names the three ids');
+      assert.equal(records[0].operation_count, 3);
+      const past = `${ids[0].slice(0, 34)}03`;
+      assert.ok(!ids.includes(past));
+      const res = await get(`/api/v1/operations/${past}`);
+      assert.equal(res.statusCode, 404);
+      assert.equal(res.json().code, 'not_found');
+    });
+
     test('another account’s operation → 403; unknown → 404', async () => {
       const id = (await get('/api/v1/random/bytes')).json().request_id;
       const other = await t.key();
