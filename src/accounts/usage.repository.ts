@@ -1,9 +1,9 @@
 import { type Kysely, sql } from 'kysely';
-import { prepareQuery } from '../store/prepared-query.ts';
+import { prepareBatchedWrite, prepareQuery } from '../store/prepared-query.ts';
 import type { Database } from '../store/schema.ts';
 
 export function createUsageRepository(db: Kysely<Database>) {
-  const consume = prepareQuery(db, (slot) =>
+  const consume = prepareBatchedWrite(db, (slot) =>
     db
       .insertInto('usage_daily')
       .values({ key_id: slot('key_id'), day: slot('day'), count: 1 })

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { prepareQuery } from '../store/prepared-query.ts';
+import { prepareBatchedWrite, prepareQuery } from '../store/prepared-query.ts';
 import type { Database, OperationsTable } from '../store/schema.ts';
 import { baseOf } from './operation-ids.ts';
 
@@ -11,7 +11,7 @@ export type OperationRecord = Selectable<OperationsTable>;
 const ROWS_PER_INSERT = 500;
 
 export function createOperationRepository(db: Kysely<Database>) {
-  const insertRecord = prepareQuery(db, (slot) =>
+  const insertRecord = prepareBatchedWrite(db, (slot) =>
     db.insertInto('operations').values({
       request_id: slot('request_id'),
       x_request_id: slot('x_request_id'),

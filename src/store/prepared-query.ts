@@ -41,3 +41,63 @@ export function prepareQuery<R>(
     return handle.executeQuery<R>(CompiledQuery.raw(sql, parameters));
   };
 }
+
+interface Pending {
+  run: (handle: Kysely<Database>) => Promise<QueryResult<unknown>>;
+  resolve: (result: QueryResult<unknown>) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: the hot-path writes of every request that reaches them in one turn of the event
+ * loop (daily-limit counts, operations records) run in one transaction, so a commit (and, on
+ * SQLite, each page the WAL takes) is paid once per batch instead of once per statement. A
+ * statement still resolves only after its commit, so an answer never gets ahead of its write.
+ * When one statement fails it takes its batch's transaction with it: the batch then runs again
+ * statement by statement, so only its own request sees the error.
+ */
+function createBatcher(db: Kysely<Database>) {
+  let pending: Pending[] = [];
+
+  const flush = async () => {
+    const batch = pending;
+    pending = [];
+    if (batch.length === 1) {
+      batch[0].run(db).then(batch[0].resolve, batch[0].reject);
+      return;
+    }
+    try {
+      const results = await db.transaction().execute(async (trx) => {
+        const out: QueryResult<unknown>[] = [];
+        for (const item of batch) out.push(await item.run(trx));
+        return out;
+      });
+      for (const [i, item] of batch.entries()) item.resolve(results[i]);
+    } catch {
+      for (const item of batch) item.run(db).then(item.resolve, item.reject);
+    }
+  };
+
+  return <R>(run: (handle: Kysely<Database>) => Promise<QueryResult<R>>): Promise<QueryResult<R>> =>
+    new Promise((resolve, reject) => {
+      if (pending.length === 0) setImmediate(flush);
+      pending.push({ run, resolve: resolve as Pending['resolve'], reject });
+    });
+}
+
+const batchers = new WeakMap<Kysely<Database>, ReturnType<typeof createBatcher>>();
+
+/** A prepared write that joins the group commit of `db` (see createBatcher). */
+export function prepareBatchedWrite<R>(
+  db: Kysely<Database>,
+  build: (slot: Slot) => Compilable<R>,
+): (values: Record<string, unknown>) => Promise<QueryResult<R>> {
+  const query = prepareQuery(db, build);
+  let batch = batchers.get(db);
+  if (!batch) {
+    batch = createBatcher(db);
+    batchers.set(db, batch);
+  }
+  const join = batch;
+  return (values) => join((handle) => query(values, handle));
+}
