@@ -5,6 +5,7 @@ import type { SubmitToWitness } from '../../src/log/witness-job.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createFakeClock, type FakeClock } from '../helpers/fake-clock.ts';
 import { type FakeDrand, startFakeDrand } from '../helpers/fake-upstreams.ts';
+import type { OpenedStore } from '../helpers/stores.ts';
 import { API } from './giveaway-helpers.ts';
 
 export interface VerifiableApp extends TestApp {
@@ -23,6 +24,7 @@ export async function startVerifiableApp(
     delayRounds?: number;
     config?: ConfigInput;
     submitToWitness?: SubmitToWitness;
+    opened?: OpenedStore;
   } = {},
 ): Promise<VerifiableApp> {
   const clock = createFakeClock(Date.now());
@@ -38,6 +40,7 @@ export async function startVerifiableApp(
       ...options.config,
     },
     submitToWitness: options.submitToWitness,
+    opened: options.opened,
   });
   const runner = createJobRunner({
     jobs: t.services.jobs,

@@ -8,7 +8,7 @@ import type { SubmitToWitness } from '../../src/log/witness-job.ts';
 import type { RandomnessTuning } from '../../src/randomness/randomness.setup.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { Store } from '../../src/store/store.ts';
-import { storeTargets } from './stores.ts';
+import { type OpenedStore, storeTargets } from './stores.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -27,13 +27,15 @@ export async function startTestApp(
     clock?: Clock;
     randomness?: RandomnessTuning;
     submitToWitness?: SubmitToWitness;
+    /** A store opened beforehand (its cleanup becomes the app's), instead of a fresh one. */
+    opened?: OpenedStore;
     /** Extra routes a test needs (registered before the app is ready). */
     routes?: (app: FastifyInstance) => void;
   } = {},
 ): Promise<TestApp> {
   const targets = await storeTargets();
   const target = targets.find((t) => t.dialect === (options.dialect ?? 'sqlite'))!;
-  const opened = await target.open();
+  const opened = options.opened ?? (await target.open());
   const env = {
     ...opened.env,
     PUBLIC_BASE_URL: 'http://127.0.0.1:8080',

@@ -16,6 +16,9 @@ export interface StoreTarget {
   }>;
 }
 
+/** What `open()` gives: the store, the environment that reaches it, and its cleanup. */
+export type OpenedStore = Awaited<ReturnType<StoreTarget['open']>>;
+
 /** A migrated store in a fresh directory, on SQLite or on the given PostgreSQL database. */
 async function openFresh(database?: { url: string; drop(): Promise<void> }) {
   const dir = mkdtempSync(join(tmpdir(), 'tyche-test-'));

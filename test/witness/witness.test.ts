@@ -12,9 +12,7 @@ import { createWitnessRepository } from '../../src/witness/witness.repository.ts
 import { createWitness, type Witness } from '../../src/witness/witness.service.ts';
 import { buildWitnessApp } from '../../src/witness/witness-app.ts';
 import { createFakeClock } from '../helpers/fake-clock.ts';
-import { type StoreTarget, storeTargets } from '../helpers/stores.ts';
-
-type OpenedStore = Awaited<ReturnType<StoreTarget['open']>>;
+import { type OpenedStore, storeTargets } from '../helpers/stores.ts';
 
 const ORIGIN = 'log.example/log';
 const clock = createFakeClock('2026-11-01T00:00:00.000Z');
