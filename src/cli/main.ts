@@ -2,6 +2,7 @@ import { ConfigError } from '../config.ts';
 import { accountsPlan } from './accounts.commands.ts';
 import { type Command, helpText, type Io, parseCommandArgs, UsageError } from './command.ts';
 import { keysCreate, keysList, keysRevoke } from './keys.commands.ts';
+import { logVerify } from './log.commands.ts';
 import { migrate, serve } from './serve.commands.ts';
 import { verify } from './verify.command.ts';
 import { witness } from './witness.command.ts';
@@ -14,6 +15,7 @@ export const COMMANDS: Command[] = [
   keysRevoke,
   accountsPlan,
   verify,
+  logVerify,
   witness,
 ];
 
