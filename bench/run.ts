@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { benchLogVerify, LOG_VERIFY_READING } from './log-verify.bench.ts';
 import { benchRandomEndpoints } from './random.bench.ts';
 import type { BenchResult } from './result.ts';
 import { benchSeal, SEAL_READING } from './seal.bench.ts';
@@ -19,6 +20,11 @@ if (existsSync(fileURLToPath(giveawaysBench))) {
     suites.push({ title: 'Giveaways: draw, CSV export, participant insert', run: module.benchGiveaways });
 }
 suites.push({ title: 'Verifiable draws: seal and draw', run: benchSeal, reading: SEAL_READING });
+suites.push({
+  title: 'Transparency log: tyche log verify',
+  run: benchLogVerify,
+  reading: LOG_VERIFY_READING,
+});
 
 // `npm run bench -- seal` runs the suites whose title contains "seal"; with `--write` their
 // sections replace their own in docs/benchmarks.md. A run of every suite rewrites the whole file.
