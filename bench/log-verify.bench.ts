@@ -10,7 +10,7 @@ import type { BenchResult } from './result.ts';
 const ENTRIES = 100_000;
 
 export const LOG_VERIFY_READING = `The log is served from memory on loopback: one key announcement, then seals signed by that
-key (about 330 bytes each, a third of a real seal, so parsing weighs a little less than on a real
+key (about 350 bytes each, a third of a real seal, so parsing weighs a little less than on a real
 log; the signature check, the largest cost, is the same). The time covers the whole command: the
 checkpoint, 100 pages of 1000 entries (four requests in flight), for each entry the canonical-form,
 kind, hash and Ed25519 checks (node:crypto), the tree rebuilt and compared with the checkpoint.`;
