@@ -5,12 +5,14 @@ import { existsSync } from 'node:fs';
 import { UsageError } from '../cli/command.ts';
 import { ALGORITHM } from '../proof/draw-v1.ts';
 import { KEYS_PATH } from '../proof/keys-path.ts';
+import { splitLogAnnotations } from '../proof/log-entry.ts';
 import { isRecord } from '../proof/report.ts';
 import { ALGORITHM_V2 } from '../proof/v2-types.ts';
 import { type Check, type Report, verifyCertificate } from '../proof/verifier.ts';
 import { BEACON_VALUE_BYTES, type CertificateV1 } from '../proof/verify-v1.ts';
 import { compareBeaconRecord } from './beacon-record.ts';
 import { parseEntrantsExport } from './entrants-export.ts';
+import { logChecks } from './log-checks.ts';
 import { parseParticipantsCsv } from './participants-csv.ts';
 import type { VerifyContext } from './verify-cli-core.ts';
 import { chainHint, type NotChecked, type VerifyResult } from './verify-cli-output.ts';
@@ -160,6 +162,7 @@ export async function verifyCertificateFrom(target: string, context: VerifyConte
     beaconRecord,
   });
   const notChecked: NotChecked[] = [];
+  await addLogChecks(report, certificate, where, context, notChecked);
   if (report.algorithm === ALGORITHM_V2) {
     if (!entrants) {
       notChecked.push({
@@ -225,4 +228,45 @@ async function addV1Beacon(
   const at = report.checks.findIndex((c) => c.id === 'randomness') + 1;
   report.checks.splice(at, 0, check);
   report.valid = report.valid && ok;
+}
+
+/** The witness keys the reader trusts: --witness, else the vkeys of TYCHE_WITNESSES. */
+function witnessKeys(context: VerifyContext): string[] {
+  const given = context.values.witness as unknown as string[] | undefined;
+  if (given?.length) return given;
+  const env = context.io.env.TYCHE_WITNESSES ?? '';
+  return env
+    .split(',')
+    .map((pair) => pair.trim().split(/\s+/)[1])
+    .filter((vkey): vkey is string => Boolean(vkey));
+}
+
+/** A certificate read from its server is checked against that server's log (CONTRACT §8). */
+async function addLogChecks(
+  report: Report,
+  certificate: unknown,
+  where: Located,
+  context: VerifyContext,
+  notChecked: NotChecked[],
+): Promise<void> {
+  const { signed, annotations } = splitLogAnnotations(certificate);
+  if (!('url' in where.certificate) || !isRecord(signed) || !('log_index' in annotations)) {
+    notChecked.push({
+      id: 'log',
+      label: 'Transparency log',
+      detail: 'not checked; verify the certificate by its verify URL to check it against the log',
+    });
+    return;
+  }
+  const checks = await logChecks({
+    server: where.server,
+    annotations,
+    certificate: signed,
+    seal: isRecord(signed.seal) ? signed.seal : undefined,
+    logKey: context.values['log-key'] as string | undefined,
+    witnessKeys: witnessKeys(context),
+    env: context.io.env,
+  });
+  report.checks.push(...checks);
+  report.valid = report.valid && checks.every((c) => c.ok);
 }

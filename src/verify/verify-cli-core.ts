@@ -25,6 +25,8 @@ export const VERIFY_OPTIONS = {
   beacon: { type: 'boolean' },
   relay: { type: 'string' },
   receipt: { type: 'string' },
+  'log-key': { type: 'string' },
+  witness: { type: 'string', multiple: true },
   json: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -32,7 +34,8 @@ export const VERIFY_OPTIONS = {
 export const verifyUsage = (first: string, again: string) =>
   [
     `${first} CERTIFICATE_ID|VERIFY_URL|FILE.json [--keys URL|FILE] [--participants participants.csv]`,
-    '    [--entrants entrants.json] [--drand-chain info.json|URL] [--beacon [--relay URL]] [--json]',
+    '    [--entrants entrants.json] [--drand-chain info.json|URL] [--beacon [--relay URL]]',
+    '    [--log-key VKEY] [--witness VKEY]... [--json]',
     `${again} --receipt RECEIPT_URL|RECEIPT.json [--keys URL|FILE] [--drand-chain info.json|URL] [--json]`,
   ].join('\n');
 
@@ -54,6 +57,13 @@ verdict says that the operator's randomness must be trusted.
 --receipt checks one entrant: a receipt URL (…/g/{id}/receipt#<telegram_id>.<salt>) or a saved
 receipt JSON — the signed ticket, the leaf, the proof against the signed seal, and once drawn
 whether that entrant won.
+
+A certificate fetched from its server is also checked against the server's transparency log: a fresh
+checkpoint signed by the log key (pinned on first use under $XDG_STATE_HOME/tyche, or --log-key VKEY)
+and consistent with the newest one seen before, the seal's and certificate's inclusion, their signing
+key as the log announced it, and the seal's witnesses under the keys given with --witness (repeatable)
+or TYCHE_WITNESSES: "seal witnessed before the round by N witnesses" or "seal time attested by the
+operator only".
 
 A certificate id is fetched from PUBLIC_BASE_URL, a URL from its own server (keys from that server's
 ${KEYS_PATH}); a file's keys come from PUBLIC_BASE_URL or --keys. --json prints one JSON object.
@@ -89,7 +99,7 @@ export function parseVerifyArgs(argv: string[]): VerifyArgs & { help: boolean } 
       allowPositionals: true,
       strict: true,
     });
-    return { values, positionals, help: values.help === true };
+    return { values: values as VerifyArgs['values'], positionals, help: values.help === true };
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -35,6 +38,14 @@ export function runProcess(
 }
 
 /** Runs `tyche …` as its own process on the Node that runs the tests. */
+/**
+ * A fresh state directory per run unless the caller gives one: verifiers pin log keys and keep
+ * checkpoints there, and no run may see another's (or the machine user's) pins.
+ */
+export const freshState = () => ({ XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'tyche-state-')) });
+
 export function runTyche(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
-  return runProcess(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env } });
+  return runProcess(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH, ...freshState(), ...env },
+  });
 }

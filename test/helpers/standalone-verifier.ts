@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliResult, runProcess } from './cli.ts';
+import { type CliResult, freshState, runProcess } from './cli.ts';
 
 /**
  * The machine's own Node.js, older than the project's: the standalone verifier promises to run
@@ -37,6 +37,6 @@ export function runStandalone(
 ): Promise<CliResult> {
   return runProcess(node, [file, ...args], {
     cwd: options.cwd,
-    env: { PATH: '/usr/bin:/bin', ...options.env },
+    env: { PATH: '/usr/bin:/bin', ...freshState(), ...options.env },
   });
 }

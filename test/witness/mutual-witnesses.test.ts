@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { createLogService } from '../../src/log/log.service.ts';
@@ -98,6 +101,17 @@ describe('two deployments witness each other', () => {
         'cosigned by the other deployment only',
       );
       assert.ok(cosigners[0].timestamp * 1000 < Date.parse(s.beacon.round_at));
+
+      // The verifier counts only the witnesses it was told to trust.
+      const url = await t.app.listen({ host: '127.0.0.1', port: 0 });
+      const chainFile = join(mkdtempSync(join(tmpdir(), 'tyche-chain-')), 'chain.json');
+      writeFileSync(chainFile, JSON.stringify(t.drand.info));
+      const args = ['verify', `${url}/verify/${done.certificate_id}`, '--drand-chain', chainFile];
+      const trusted = await runTyche([...args, '--witness', witnessKeys[1 - i]], {});
+      assert.equal(trusted.code, 0, trusted.stdout + trusted.stderr);
+      assert.match(trusted.stdout, /^✓ Seal witnesses: seal witnessed before the round by 1 witness$/m);
+      const untrusted = await runTyche([...args, '--witness', witnessKeys[i]], {});
+      assert.match(untrusted.stdout, /^✓ Seal witnesses: seal time attested by the operator only$/m);
     }
   });
 });
