@@ -1,6 +1,6 @@
 import type { CertificateV2, EntrantWinner } from '../proof/v2-types.ts';
 import { DRAND_QUICKNET } from '../randomness/sources/drand.source.ts';
-import { formatUtc } from './certificate-text.ts';
+import { formatUtc, logEntryText } from './certificate-text.ts';
 import {
   type Column,
   drawFooter,
@@ -74,6 +74,7 @@ export async function renderCertificatePdfV2(
     ['Entrants root', seal.entrants.root, true],
     ['Requested', `${giveaway.winners_count} winners, ${giveaway.reserve_count} reserves`, false],
     ['Seal hash', seal.hash, true],
+    ['Transparency log', logEntryText(cert, 'seal_log_index'), false],
     ['Seal signature', `${seal.signature.alg} by key ${seal.signature.kid}`, false],
   ]);
   y = await drawHeading(doc, y + 4, 'drand round');
@@ -92,6 +93,7 @@ export async function renderCertificatePdfV2(
     ['Algorithm', `${cert.algorithm}, specified at ${specUrl}`, false],
     ['Seed', cert.seed, true],
     ['Certificate hash', cert.hash, true],
+    ['Transparency log', logEntryText(cert, 'log_index'), false],
     ['Signature', `${cert.signature.alg} by key ${cert.signature.kid}`, false],
     ['Signature value', cert.signature.value, true],
   ]);

@@ -3,7 +3,7 @@ import type { CertificateV2 } from '../proof/v2-types.ts';
 import { ALGORITHM_V2 } from '../proof/v2-types.ts';
 import type { CertificateV1 } from '../proof/verify-v1.ts';
 import { renderCertificatePdfV2 } from './certificate-pdf-v2.ts';
-import { describeSource, formatUtc, sourceReferenceUrl } from './certificate-text.ts';
+import { describeSource, formatUtc, logEntryText, sourceReferenceUrl } from './certificate-text.ts';
 import {
   drawFooter,
   drawHeader,
@@ -66,6 +66,7 @@ async function renderV1(cert: CertificateV1, pageUrl: string, specUrl: string): 
     ...(r.system_entropy !== undefined ? [['System entropy', r.system_entropy, true] as Row] : []),
     ['Seed', cert.seed, true],
     ['Certificate hash', cert.hash, true],
+    ['Transparency log', logEntryText(cert, 'log_index'), false],
     ['Signature', `${cert.signature?.alg} by key ${cert.signature?.kid}`, false],
     ['Signature value', String(cert.signature?.value), true],
   ];

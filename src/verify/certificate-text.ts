@@ -29,3 +29,9 @@ export function formatUtc(iso: string): string {
   if (Number.isNaN(date.getTime())) return String(iso);
   return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
+
+/** A published document's log entry (CONTRACT §8), as text: "entry 12 of /log", or why none. */
+export function logEntryText(doc: object, member: 'log_index' | 'seal_log_index'): string {
+  const index = (doc as Record<string, unknown>)[member];
+  return typeof index === 'number' ? `entry ${index} of /log` : 'not in the log';
+}

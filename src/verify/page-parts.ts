@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { type Html, html, PAGE_CSP } from '../http/html.ts';
-import { formatUtc } from './certificate-text.ts';
+import { formatUtc, logEntryText } from './certificate-text.ts';
 
 /** The look shared by /verify and /g pages: definition lists, tables, the check list. */
 export const PAGE_STYLE = `
@@ -56,4 +56,11 @@ export function sendPage(reply: FastifyReply, status: number, page: string, csp:
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer')
     .send(page);
+}
+
+/** A published document's log entry, linked to the entry itself. */
+export function logEntry(doc: object, member: 'log_index' | 'seal_log_index'): Html {
+  const index = (doc as Record<string, unknown>)[member];
+  if (typeof index !== 'number') return html`<span class="muted">${logEntryText(doc, member)}</span>`;
+  return html`<a href="/log/entries?start=${index}&amp;end=${index + 1}">${logEntryText(doc, member)}</a>`;
 }

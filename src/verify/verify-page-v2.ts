@@ -1,7 +1,7 @@
 import { type Html, html } from '../http/html.ts';
 import type { CertificateV2, EntrantWinner } from '../proof/v2-types.ts';
 import { chainLabel, roundUrl } from './giveaway-page.ts';
-import { hex, time } from './page-parts.ts';
+import { hex, logEntry, time } from './page-parts.ts';
 
 export interface CertificateV2Urls {
   page: string;
@@ -62,6 +62,7 @@ ${reserves}</section>
 <dt>Winners, reserves</dt><dd>${g.winners_count} winners, ${g.reserve_count} reserves requested</dd>
 <dt>Owner (pseudonym)</dt><dd><code class="mono">${g.owner}</code></dd>
 <dt>Seal hash</dt><dd>${hex(seal.hash)}</dd>
+<dt>Seal in the transparency log</dt><dd>${logEntry(cert, 'seal_log_index')}</dd>
 <dt>Seal signature</dt><dd>${seal.signature.alg} by key <a href="${urls.keys}"><code>${seal.signature.kid}</code></a>: ${hex(seal.signature.value)}</dd>
 </dl></section>
 
@@ -85,6 +86,7 @@ ${cert.winners.map((e) => proofDetails(e, false))}${cert.reserves.map((e) => pro
 
 <section aria-labelledby="signature-heading"><h2 id="signature-heading">Certificate signature</h2><dl>
 <dt>Certificate hash</dt><dd>${hex(cert.hash)}</dd>
+<dt>Transparency log</dt><dd>${logEntry(cert, 'log_index')}</dd>
 <dt>Signature</dt><dd>${cert.signature.alg} by key <a href="${urls.keys}"><code>${cert.signature.kid}</code></a></dd>
 <dt>Signature value</dt><dd>${hex(cert.signature.value)}</dd>
 </dl></section>

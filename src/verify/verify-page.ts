@@ -6,7 +6,7 @@ import type { CertificateV1 } from '../proof/verify-v1.ts';
 import { DRAND_URL } from '../randomness/sources/drand.source.ts';
 import { VERIFY_SCRIPT_URL } from './browser-modules.ts';
 import { describeSource, sourceReferenceUrl } from './certificate-text.ts';
-import { hex, PAGE_STYLE, time } from './page-parts.ts';
+import { hex, logEntry, PAGE_STYLE, time } from './page-parts.ts';
 import { type CertificateV2Urls, renderCertificateV2Body } from './verify-page-v2.ts';
 
 /** The relay defaults to the public drand service; the server passes its own DRAND_URL. */
@@ -73,6 +73,7 @@ ${beaconRows(cert)}
 
 <section aria-labelledby="seal-heading"><h2 id="seal-heading">Seal</h2><dl>
 <dt>Certificate hash</dt><dd>${hex(cert.hash)}</dd>
+<dt>Transparency log</dt><dd>${logEntry(cert, 'log_index')}</dd>
 <dt>Signature</dt><dd>${cert.signature?.alg} by key <a href="${urls.keys}"><code>${cert.signature?.kid}</code></a></dd>
 <dt>Signature value</dt><dd>${hex(cert.signature?.value)}</dd>
 </dl></section>

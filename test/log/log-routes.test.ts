@@ -11,6 +11,7 @@ import { parseVerifierKey } from '../../src/proof/note.ts';
 import { draw, readyGiveaway } from '../giveaways/giveaway-helpers.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { storeTargets } from '../helpers/stores.ts';
+import { pdfText } from '../verify/pdf-text.ts';
 
 const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
 
@@ -78,6 +79,11 @@ for (const target of await storeTargets()) {
       assert.deepEqual([consistency.first, consistency.second], [first, second]);
       const proof = consistency.proof.map(fromHex);
       assert.ok(verifyConsistency(first, second, old.checkpoint.root, now.checkpoint.root, proof, sha256));
+
+      const page = (await get(`/verify/${drawn.certificate_id}`)).body;
+      assert.ok(page.includes(`entry ${drawn.log_index} of /log`), 'the page names the log entry');
+      const pdf = await t.app.inject({ url: `/verify/${drawn.certificate_id}.pdf` });
+      assert.ok((await pdfText(pdf.rawPayload)).text.join(' ').includes(`entry ${drawn.log_index} of /log`));
 
       const [entry] = (await get(`/log/entries?start=${drawn.log_index}&end=${second}`)).json().entries;
       assert.deepEqual(
