@@ -11,7 +11,7 @@ import { createSigner } from './giveaways/signer.ts';
 import { createSigningKeyRepository } from './giveaways/signing-key.repository.ts';
 import { createJobRepository } from './jobs/job.repository.ts';
 import { createLogService, WITNESS_JOB } from './log/log.service.ts';
-import { submitOverHttp } from './log/witness-http.ts';
+import { submitToWitness } from './log/witness-client.ts';
 import { createWitnessJob, type SubmitToWitness } from './log/witness-job.ts';
 import { createOperationRepository } from './randomness/operation.repository.ts';
 import { createRandomService } from './randomness/random.service.ts';
@@ -93,7 +93,7 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
   const witness = createWitnessJob({
     transparency,
     witnesses: config.TYCHE_WITNESSES,
-    submit: options.submitToWitness ?? submitOverHttp,
+    submit: options.submitToWitness ?? submitToWitness,
     clock,
     log: options.log ?? { warn: () => {} },
   });

@@ -1,8 +1,7 @@
 import { systemClock } from '../clock.ts';
 import { configFromEnv } from '../config.ts';
 import { openStore } from '../store/store.ts';
-import { createWitnessRepository } from '../witness/witness.repository.ts';
-import { createWitness } from '../witness/witness.service.ts';
+import { ensureWitnessKey } from '../witness/witness-key.ts';
 import type { Command } from './command.ts';
 
 export const witness: Command = {
@@ -17,37 +16,51 @@ the key is generated and stored on first start. --print-key prints the witness's
   async run(args, io) {
     const config = configFromEnv(io.env);
     const store = openStore(config);
-    await store.migrate();
-    const service = createWitness({
-      name: config.witnessName,
-      logs: config.TYCHE_WITNESS_LOGS,
-      repository: createWitnessRepository(store.db),
-      clock: systemClock,
-    });
-    if (args.values['print-key']) {
-      try {
-        io.out(await service.verifierKey());
-      } finally {
-        await store.close();
+    let closed = false;
+    const close = async () => {
+      if (!closed) await store.close();
+      closed = true;
+    };
+    try {
+      await store.migrate();
+      const key = await ensureWitnessKey(store.db, config.witnessName, systemClock.now().getTime());
+      if (args.values['print-key']) {
+        io.out(key.verifierKey);
+        return 0;
       }
+      // Loaded on demand: --print-key needs neither the HTTP server nor the logger.
+      const [{ default: pino }, { buildWitnessApp }, { createWitness }, { createWitnessRepository }] =
+        await Promise.all([
+          import('pino'),
+          import('../witness/witness-app.ts'),
+          import('../witness/witness.service.ts'),
+          import('../witness/witness.repository.ts'),
+        ]);
+      const service = createWitness({
+        name: config.witnessName,
+        key,
+        logs: config.TYCHE_WITNESS_LOGS,
+        repository: createWitnessRepository(store.db),
+        clock: systemClock,
+      });
+      const logger = pino({ level: config.LOG_LEVEL });
+      const app = await buildWitnessApp(service, logger);
+      const url = await app.listen({ host: config.HOST, port: config.PORT });
+      const logs = config.TYCHE_WITNESS_LOGS.map((l) => l.place);
+      if (logs.length === 0) logger.warn('TYCHE_WITNESS_LOGS is empty: every checkpoint will be refused');
+      logger.info({ url, key: key.verifierKey, logs, store: store.location }, 'tyche witness is serving');
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          logger.info({ signal }, 'shutting down');
+          resolve();
+        };
+        process.once('SIGTERM', stop);
+        process.once('SIGINT', stop);
+      });
+      await app.close();
       return 0;
+    } finally {
+      await close();
     }
-    const { default: pino } = await import('pino');
-    const logger = pino({ level: config.LOG_LEVEL });
-    const { buildWitnessApp } = await import('../witness/witness-app.ts');
-    const app = await buildWitnessApp(service, logger);
-    const url = await app.listen({ host: config.HOST, port: config.PORT });
-    logger.info(
-      { url, key: await service.verifierKey(), logs: config.TYCHE_WITNESS_LOGS.map((l) => l.place) },
-      'tyche witness is serving',
-    );
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
-    });
-    await app.close();
-    await store.close();
-    return 0;
   },
 };

@@ -1,30 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
 
+/** The newest checkpoint a witness cosigned of one log. */
 export interface Cosigned {
   size: number;
   root: Uint8Array;
 }
 
-/** The witness's key and, per log, the newest checkpoint it cosigned. */
+/** Per log origin, the newest checkpoint the witness cosigned. */
 export function createWitnessRepository(db: Kysely<Database>) {
   return {
-    /** The 32-byte seed, generated on first use; the fixed row id settles processes that race. */
-    async seed(now: number): Promise<Uint8Array> {
-      await db
-        .insertInto('witness_key')
-        .values({ id: 1, seed: randomBytes(32).toString('base64url'), created_at: now })
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-      const row = await db
-        .selectFrom('witness_key')
-        .select('seed')
-        .where('id', '=', 1)
-        .executeTakeFirstOrThrow();
-      return new Uint8Array(Buffer.from(row.seed, 'base64url'));
-    },
-
     async latest(origin: string): Promise<Cosigned | undefined> {
       const row = await db
         .selectFrom('witness_logs')
@@ -35,15 +20,16 @@ export function createWitnessRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Moves a log's record from `from` (undefined: none yet) to the new checkpoint, only if it still
-     * is `from`: the check and the write are one statement, so two submissions racing from the
-     * same state cannot both advance it (or roll it back). True when this call moved it.
+     * Moves a log's record from `from` (undefined: none yet) to a new checkpoint, only if it still
+     * is `from`. The check and the write are one statement, so two submissions racing from one
+     * state, in one process or two on the same PostgreSQL, cannot both advance it nor roll it back
+     * (tlog-witness asks for exactly this atomicity). True when this call moved it.
      */
     async advance(
       origin: string,
       from: Cosigned | undefined,
       to: Cosigned & { checkpoint: string; at: number },
-    ) {
+    ): Promise<boolean> {
       const values = { size: to.size, root: to.root, checkpoint: to.checkpoint, updated_at: to.at };
       if (!from) {
         const inserted = await db
