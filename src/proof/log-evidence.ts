@@ -1,0 +1,222 @@
+// What a published seal or certificate proves about the transparency log (CONTRACT §8), decided
+// from evidence already fetched: the log's checkpoint under the key the reader pinned, that it
+// extends the newest one seen before, each object's inclusion, the object's signing key as the
+// log's own key entries announced it, and the seal's witnesses under keys the reader chose.
+// Pure, so `tyche verify`, tyche-verify.mjs and the pages decide the same way.
+
+import { type Checkpoint, openCheckpoint } from './checkpoint.ts';
+import { verifyCosignatures } from './cosignature.ts';
+import type { Sha256 } from './digest.ts';
+import { fromHex, toBase64url } from './hex.ts';
+import { leafDataOf, openKeyEntry, readLogEntry } from './log-entry.ts';
+import { leafHash, verifyInclusion } from './merkle.ts';
+import { verifyConsistency } from './merkle-proofs.ts';
+import { parseVerifierKey } from './note.ts';
+import { type Check, isRecord, makeCheck } from './report.ts';
+import { type Ed25519Verify, objectSignatureProblem } from './signed-object.ts';
+
+export const SEAL_WITNESSED = (n: number) =>
+  `seal witnessed before the round by ${n} witness${n === 1 ? '' : 'es'}`;
+export const SEAL_OPERATOR_ONLY = 'seal time attested by the operator only';
+
+export type LoggedWhat = 'seal' | 'certificate';
+
+/** A signed object, the log index published beside it and its inclusion proof at the checkpoint's size. */
+export interface LoggedObject {
+  what: LoggedWhat;
+  object: Record<string, unknown>;
+  index: unknown;
+  proof?: readonly string[];
+}
+
+/** One log entry about a signing key, as the log served it, with its inclusion proof. */
+export interface KeyEntryEvidence {
+  index: number;
+  leafData: Uint8Array | null;
+  proof: readonly string[];
+}
+
+export interface LogEvidence {
+  /** The log's note verifier key the reader pinned (or gave). */
+  logKey: string;
+  /** How the key came to be trusted, for the report: "pinned earlier", … */
+  keySource: string;
+  /** The fresh checkpoint note. */
+  checkpoint: string;
+  /** The newest checkpoint seen before, and the consistency proof from it to the fresh one. */
+  previous?: { checkpoint: string; proof?: readonly string[] };
+  objects: LoggedObject[];
+  /** Entries about each signing key (by kid), from the keys document's log_indices. */
+  keyEntries: Record<string, readonly KeyEntryEvidence[]>;
+  /** The seal's witness evidence (seal_witness), judged under `trusted` witness keys only. */
+  witness?: { seal: Record<string, unknown>; sealWitness: unknown; trusted: readonly string[] };
+  sha256: Sha256;
+  verify?: Ed25519Verify;
+}
+
+export interface LogVerdict {
+  checks: Check[];
+  /** The fresh checkpoint, when it may replace the newest one seen: signed, and consistent with it. */
+  advance?: string;
+}
+
+const hashes = (proof: unknown): Uint8Array[] | null => {
+  if (!Array.isArray(proof)) return null;
+  try {
+    return proof.map((h) => fromHex(String(h)));
+  } catch {
+    return null;
+  }
+};
+
+function inclusionProblem(
+  leafData: Uint8Array,
+  index: unknown,
+  proof: unknown,
+  at: Checkpoint,
+  sha256: Sha256,
+): string | null {
+  if (index === null || index === undefined) return 'no log index is published for it';
+  if (!Number.isSafeInteger(index) || (index as number) < 0)
+    return `log index ${String(index)} is not an entry`;
+  const i = index as number;
+  if (i >= at.size) return `entry ${i} is beyond the checkpoint's size ${at.size}`;
+  const path = hashes(proof);
+  if (!path) return `the inclusion proof of entry ${i} is not a list of hashes`;
+  return verifyInclusion(leafHash(leafData, sha256), i, at.size, path, at.root, sha256)
+    ? null
+    : `entry ${i} is not this object in the log of size ${at.size}`;
+}
+
+/**
+ * Why `obj` is not signed by its key as the log announced it before `index`, or null. The last
+ * entry about the key before the object must be an announcement, not a retirement (CONTRACT §8).
+ */
+function keyProblem(
+  obj: Record<string, unknown>,
+  index: number,
+  entries: readonly KeyEntryEvidence[],
+  at: Checkpoint,
+  logPublicKey: Uint8Array,
+  e: LogEvidence,
+): string | null {
+  const kid = isRecord(obj.signature) && typeof obj.signature.kid === 'string' ? obj.signature.kid : '';
+  let state: { publicKey: Uint8Array; retired: boolean } | undefined;
+  for (const entry of [...entries].filter((k) => k.index < index).sort((a, b) => a.index - b.index)) {
+    const where = `key entry ${entry.index}`;
+    if (!entry.leafData) return `${where} is unreadable`;
+    const outside = inclusionProblem(entry.leafData, entry.index, entry.proof, at, e.sha256);
+    if (outside) return `${where}: ${outside}`;
+    const read = readLogEntry(entry.leafData, 'key', kid);
+    if (!read.ok) return `${where}: ${read.problem}`;
+    const opened = openKeyEntry(read.object, logPublicKey, e.sha256, e.verify);
+    if (!opened.ok) return `${where}: ${opened.problem}`;
+    state = { publicKey: opened.key.publicKey, retired: opened.key.retiredAt !== undefined };
+  }
+  if (!state) return `key ${kid || '(none)'} is not announced in the log before entry ${index}`;
+  if (state.retired) return `key ${kid} was retired in the log before entry ${index}`;
+  const doc = { keys: [{ kty: 'OKP', crv: 'Ed25519', kid, x: toBase64url(state.publicKey) }] };
+  return objectSignatureProblem(obj, doc, e.verify);
+}
+
+function witnessCheck(e: LogEvidence, fresh: Checkpoint, sealIndex: unknown): Check {
+  const id = 'seal-witness';
+  const label = 'Seal witnesses';
+  const w = e.witness;
+  if (!w || !isRecord(w.sealWitness)) return makeCheck(id, label, null, SEAL_OPERATOR_ONLY);
+  const sw = w.sealWitness;
+  const opened = openCheckpoint(String(sw.checkpoint), e.logKey);
+  if (!opened.ok) return makeCheck(id, label, `the witnessed checkpoint: ${opened.problem}`, '');
+  if (opened.checkpoint.size > fresh.size) {
+    return makeCheck(id, label, 'the witnessed checkpoint is larger than the log it belongs to', '');
+  }
+  if (sw.index !== sealIndex) {
+    return makeCheck(
+      id,
+      label,
+      `the witnessed seal is entry ${String(sw.index)}, not ${String(sealIndex)}`,
+      '',
+    );
+  }
+  const outside = inclusionProblem(leafDataOf(w.seal), sw.index, sw.proof, opened.checkpoint, e.sha256);
+  if (outside)
+    return makeCheck(id, label, `the witnessed checkpoint does not include this seal: ${outside}`, '');
+  const roundAt = isRecord(w.seal.beacon) ? Date.parse(String(w.seal.beacon.round_at)) : Number.NaN;
+  let trusted: { timestamp: number }[] = [];
+  try {
+    trusted = w.trusted.length ? verifyCosignatures(opened.note, w.trusted).cosigners : [];
+  } catch (error) {
+    return makeCheck(id, label, `a witness key: ${(error as Error).message}`, '');
+  }
+  const before = trusted.filter((c) => c.timestamp * 1000 < roundAt).length;
+  return makeCheck(id, label, null, before ? SEAL_WITNESSED(before) : SEAL_OPERATOR_ONLY);
+}
+
+/** Every log check, in order. A check that cannot start (no checkpoint) ends the list. */
+export function checkLogEvidence(e: LogEvidence): LogVerdict {
+  const fresh = openCheckpoint(e.checkpoint, e.logKey);
+  if (!fresh.ok) return { checks: [makeCheck('log-checkpoint', 'Log checkpoint', fresh.problem, '')] };
+  const at = fresh.checkpoint;
+  const checks: Check[] = [
+    makeCheck(
+      'log-checkpoint',
+      'Log checkpoint',
+      null,
+      `${at.origin} at size ${at.size}, signed by the log key (${e.keySource})`,
+    ),
+  ];
+  let consistent = true;
+  if (e.previous) {
+    const older = openCheckpoint(e.previous.checkpoint, e.logKey);
+    let problem: string | null = null;
+    if (!older.ok)
+      problem = `the checkpoint seen before does not open under the pinned key: ${older.problem}`;
+    else if (older.checkpoint.size > at.size) {
+      problem = `the log shrank from ${older.checkpoint.size} entries seen before to ${at.size}: a rollback`;
+    } else {
+      const proof = hashes(e.previous.proof);
+      const old = older.checkpoint;
+      if (!proof || !verifyConsistency(old.size, at.size, old.root, at.root, proof, e.sha256)) {
+        problem = `the log at size ${at.size} is not an extension of the one seen before at size ${old.size}: it was rewritten`;
+      }
+    }
+    const seen = older.ok ? older.checkpoint.size : 0;
+    checks.push(
+      makeCheck(
+        'log-consistency',
+        'Log consistency',
+        problem,
+        `the log only grew since size ${seen}, seen before`,
+      ),
+    );
+    consistent = problem === null;
+  }
+
+  // openCheckpoint has parsed this key already, so it is well formed here.
+  const logPublicKey = parseVerifierKey(e.logKey).publicKey;
+  for (const { what, object, index, proof } of e.objects) {
+    const outside = inclusionProblem(leafDataOf(object), index, proof, at, e.sha256);
+    checks.push(
+      makeCheck(
+        `log-inclusion-${what}`,
+        `Log inclusion (${what})`,
+        outside && `the ${what}: ${outside}`,
+        `the ${what} is entry ${String(index)} of the log of size ${at.size}`,
+      ),
+    );
+    if (outside) continue;
+    const kid = isRecord(object.signature) ? String(object.signature.kid) : '';
+    const problem = keyProblem(object, index as number, e.keyEntries[kid] ?? [], at, logPublicKey, e);
+    checks.push(
+      makeCheck(
+        `log-key-${what}`,
+        `Signing key in the log (${what})`,
+        problem,
+        `its key was announced in the log before entry ${String(index)} and not retired`,
+      ),
+    );
+  }
+  const seal = e.objects.find((o) => o.what === 'seal');
+  if (e.witness) checks.push(witnessCheck(e, at, seal?.index));
+  return { checks, advance: consistent ? e.checkpoint : undefined };
+}

@@ -1,0 +1,243 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createSigningKey } from '../../src/giveaways/certificate-crypto.ts';
+import { seedOf } from '../../src/log/log-key.ts';
+import { cosign, cosignerVerifierKey } from '../../src/proof/cosignature.ts';
+import {
+  checkLogEvidence,
+  type KeyEntryEvidence,
+  type LogEvidence,
+  SEAL_OPERATOR_ONLY,
+} from '../../src/proof/log-evidence.ts';
+import { formatNote, parseNote } from '../../src/proof/note.ts';
+import { certificateBy, logWorld, sealBy, sha256 } from './log-world.ts';
+
+const ROUND_AT = '2026-11-23T12:00:00.000Z';
+const ROUND_SECONDS = Date.parse(ROUND_AT) / 1000;
+
+/** A log of: key K announced, a seal and a certificate by K, key K retired, a late certificate by K. */
+function scene() {
+  const w = logWorld();
+  const k = createSigningKey();
+  const announced = w.announce(k);
+  const seal = sealBy(k, 's_1', ROUND_AT);
+  const sealIndex = w.append(seal);
+  const cert = certificateBy(k, 'c_1');
+  const certIndex = w.append(cert);
+  const retired = w.announce(k, '2026-06-01T00:00:00.000Z');
+  const late = certificateBy(k, 'c_late');
+  const lateIndex = w.append(late);
+  const keyEntries = (size = w.size): KeyEntryEvidence[] =>
+    [announced, retired].map((index) => ({
+      index,
+      leafData: w.leaves[index],
+      proof: w.inclusion(index, size),
+    }));
+  const evidence = (over: Partial<LogEvidence> = {}): LogEvidence => ({
+    logKey: w.vkey,
+    keySource: 'pinned earlier',
+    checkpoint: w.checkpoint(),
+    objects: [
+      { what: 'seal', object: seal, index: sealIndex, proof: w.inclusion(sealIndex) },
+      { what: 'certificate', object: cert, index: certIndex, proof: w.inclusion(certIndex) },
+    ],
+    keyEntries: { [k.kid]: keyEntries() },
+    sha256,
+    ...over,
+  });
+  return { w, k, seal, sealIndex, cert, certIndex, late, lateIndex, keyEntries, evidence };
+}
+
+const byId = (checks: { id: string; ok: boolean; detail: string }[]) =>
+  Object.fromEntries(checks.map((c) => [c.id, c]));
+
+describe('log evidence', () => {
+  test('a logged seal and certificate by an announced key pass every check', () => {
+    const s = scene();
+    const verdict = checkLogEvidence(s.evidence());
+    assert.deepEqual(
+      verdict.checks.map((c) => [c.id, c.ok]),
+      [
+        ['log-checkpoint', true],
+        ['log-inclusion-seal', true],
+        ['log-key-seal', true],
+        ['log-inclusion-certificate', true],
+        ['log-key-certificate', true],
+      ],
+    );
+    assert.equal(verdict.advance, s.w.checkpoint());
+    assert.match(
+      verdict.checks[0].detail,
+      new RegExp(`^tyche.test/log at size ${s.w.size}, signed by the log key`),
+    );
+  });
+
+  test('a checkpoint signed by another key, or of another origin, is refused and nothing else is checked', () => {
+    const s = scene();
+    const forged = s.w.checkpoint(s.w.size, seedOf(createSigningKey()));
+    const verdict = checkLogEvidence(s.evidence({ checkpoint: forged }));
+    assert.deepEqual(
+      verdict.checks.map((c) => [c.id, c.ok]),
+      [['log-checkpoint', false]],
+    );
+    assert.equal(verdict.advance, undefined);
+    const stranger = logWorld('elsewhere.test/log');
+    const other = checkLogEvidence(s.evidence({ checkpoint: stranger.checkpoint(0) }));
+    assert.equal(other.checks[0].ok, false);
+  });
+
+  test('the checkpoint seen before: grown consistently passes, shrunk is a rollback, rewritten fails', () => {
+    const s = scene();
+    const older = s.w.checkpoint(2);
+    const grown = checkLogEvidence(
+      s.evidence({ previous: { checkpoint: older, proof: s.w.consistency(2) } }),
+    );
+    assert.equal(byId(grown.checks)['log-consistency'].ok, true);
+    assert.equal(byId(grown.checks)['log-consistency'].detail, 'the log only grew since size 2, seen before');
+    assert.ok(grown.advance);
+
+    const now = s.w.checkpoint(3);
+    const rolled = checkLogEvidence({
+      ...s.evidence({ checkpoint: now, previous: { checkpoint: s.w.checkpoint(), proof: [] } }),
+      objects: [],
+    });
+    assert.match(
+      byId(rolled.checks)['log-consistency'].detail,
+      /^the log shrank from 5 entries seen before to 3: a rollback$/,
+    );
+    assert.equal(rolled.advance, undefined);
+
+    // The log's own key signing another history of the same size.
+    const fork = logWorld(s.w.origin);
+    fork.append({ other: 'history' });
+    fork.append({ other: 'history 2' });
+    const forged = fork.checkpoint(2, seedOf(s.w.logKey));
+    const rewritten = checkLogEvidence(
+      s.evidence({ previous: { checkpoint: forged, proof: s.w.consistency(2) } }),
+    );
+    assert.match(
+      byId(rewritten.checks)['log-consistency'].detail,
+      /is not an extension of the one seen before at size 2/,
+    );
+    assert.equal(rewritten.advance, undefined);
+  });
+
+  test('an object outside the log, at another index or with a bad proof fails its inclusion', () => {
+    const s = scene();
+    const [seal, cert] = s.evidence().objects;
+    const wrongIndex = checkLogEvidence(s.evidence({ objects: [{ ...cert, index: s.sealIndex }] }));
+    assert.equal(byId(wrongIndex.checks)['log-inclusion-certificate'].ok, false);
+    assert.equal(byId(wrongIndex.checks)['log-key-certificate'], undefined);
+    const beyond = checkLogEvidence(s.evidence({ objects: [{ ...seal, index: 99 }] }));
+    assert.match(
+      byId(beyond.checks)['log-inclusion-seal'].detail,
+      /entry 99 is beyond the checkpoint's size 5/,
+    );
+    const none = checkLogEvidence(s.evidence({ objects: [{ ...seal, index: undefined }] }));
+    assert.match(byId(none.checks)['log-inclusion-seal'].detail, /no log index is published/);
+    const notHex = checkLogEvidence(s.evidence({ objects: [{ ...seal, proof: ['zz'] }] }));
+    assert.match(byId(notHex.checks)['log-inclusion-seal'].detail, /not a list of hashes/);
+  });
+
+  test('signing keys come from the key entries: unannounced, retired and forged key entries, and a signature by another key, fail', () => {
+    const s = scene();
+    const late = {
+      what: 'certificate' as const,
+      object: s.late,
+      index: s.lateIndex,
+      proof: s.w.inclusion(s.lateIndex),
+    };
+    const retired = checkLogEvidence(s.evidence({ objects: [late] }));
+    assert.match(byId(retired.checks)['log-key-certificate'].detail, /was retired in the log before entry 4/);
+
+    const none = checkLogEvidence(s.evidence({ keyEntries: {} }));
+    assert.match(
+      byId(none.checks)['log-key-seal'].detail,
+      /^key [0-9a-f]{16} is not announced in the log before entry 1$/,
+    );
+
+    // A key entry signed by some other key than the log's, even if it is in the tree.
+    const w2 = logWorld();
+    const k2 = createSigningKey();
+    w2.announce(k2);
+    const cert2 = certificateBy(k2, 'c_2');
+    const i2 = w2.append(cert2);
+    const foreign = logWorld(w2.origin);
+    const fakeIndex = foreign.announce(k2);
+    const forgedEntry = checkLogEvidence({
+      logKey: w2.vkey,
+      keySource: 'pinned earlier',
+      checkpoint: w2.checkpoint(),
+      objects: [{ what: 'certificate', object: cert2, index: i2, proof: w2.inclusion(i2) }],
+      keyEntries: { [k2.kid]: [{ index: 0, leafData: foreign.leaves[fakeIndex], proof: w2.inclusion(0) }] },
+      sha256,
+    });
+    assert.match(
+      byId(forgedEntry.checks)['log-key-certificate'].detail,
+      /^key entry 0: entry 0 is not this object/,
+    );
+
+    // The signature is checked with the key from the entry, not any other published key.
+    const impostor = createSigningKey();
+    const forgedSig = certificateBy(impostor, 'c_1').signature as Record<string, unknown>;
+    const swapped = { ...s.cert, signature: { ...forgedSig, kid: s.k.kid } };
+    const w3 = logWorld();
+    const a3 = w3.announce(s.k);
+    const i3 = w3.append(swapped);
+    const bad = checkLogEvidence({
+      logKey: w3.vkey,
+      keySource: 'pinned earlier',
+      checkpoint: w3.checkpoint(),
+      objects: [{ what: 'certificate', object: swapped, index: i3, proof: w3.inclusion(i3) }],
+      keyEntries: { [s.k.kid]: [{ index: a3, leafData: w3.leaves[a3], proof: w3.inclusion(a3) }] },
+      sha256,
+    });
+    assert.match(byId(bad.checks)['log-key-certificate'].detail, /does not verify under key/);
+  });
+
+  test('witnesses count only under trusted keys, included seal, and a cosignature before the round', () => {
+    const s = scene();
+    const wit = createSigningKey();
+    const other = createSigningKey();
+    const witKey = cosignerVerifierKey('w.test/witness', wit.publicKeyRaw);
+    const otherKey = cosignerVerifierKey('o.test/witness', other.publicKeyRaw);
+    const at = s.sealIndex + 1;
+    const note = s.w.checkpoint(at);
+    const parsed = parseNote(note);
+    const cosigned = (time: number) =>
+      formatNote(parsed.text, [
+        ...parsed.signatures,
+        cosign(parsed.text, 'w.test/witness', seedOf(wit), time),
+        cosign(parsed.text, 'o.test/witness', seedOf(other), time),
+      ]);
+    const witness = (sealWitness: unknown, trusted: string[]) =>
+      byId(checkLogEvidence(s.evidence({ witness: { seal: s.seal, sealWitness, trusted } })).checks)[
+        'seal-witness'
+      ];
+    const good = {
+      checkpoint: cosigned(ROUND_SECONDS - 5),
+      index: s.sealIndex,
+      proof: s.w.inclusion(s.sealIndex, at),
+    };
+
+    assert.deepEqual(witness(good, [witKey]), {
+      id: 'seal-witness',
+      label: 'Seal witnesses',
+      ok: true,
+      detail: 'seal witnessed before the round by 1 witness',
+    });
+    assert.equal(witness(good, [witKey, otherKey]).detail, 'seal witnessed before the round by 2 witnesses');
+    assert.equal(witness(good, []).detail, SEAL_OPERATOR_ONLY);
+    assert.equal(witness(undefined, [witKey]).detail, SEAL_OPERATOR_ONLY);
+    const afterRound = { ...good, checkpoint: cosigned(ROUND_SECONDS) };
+    assert.equal(witness(afterRound, [witKey]).detail, SEAL_OPERATOR_ONLY);
+
+    const wrongIndex = witness({ ...good, index: s.certIndex }, [witKey]);
+    assert.equal(wrongIndex.ok, false);
+    const badProof = witness({ ...good, proof: s.w.inclusion(0, at) }, [witKey]);
+    assert.match(badProof.detail, /does not include this seal/);
+    const unsigned = parseNote(good.checkpoint);
+    const otherLog = formatNote(unsigned.text, unsigned.signatures.slice(1));
+    assert.match(witness({ ...good, checkpoint: otherLog }, [witKey]).detail, /^the witnessed checkpoint: /);
+  });
+});
