@@ -71,5 +71,8 @@ export function sealBy(key: SigningKey, id: string, roundAt: string): Record<str
 }
 
 export function certificateBy(key: SigningKey, id: string): Record<string, unknown> {
-  return sealCertificate<Record<string, unknown>>({ algorithm: 'tyche-draw-v2', certificate_id: id, seed: '00'.repeat(32) }, key);
+  return sealCertificate<Record<string, unknown>>(
+    { algorithm: 'tyche-draw-v2', certificate_id: id, seed: '00'.repeat(32) },
+    key,
+  );
 }
