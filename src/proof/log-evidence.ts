@@ -5,7 +5,7 @@
 // Pure, so `tyche verify`, tyche-verify.mjs and the pages decide the same way.
 
 import { type Checkpoint, openCheckpoint } from './checkpoint.ts';
-import { verifyCosignatures } from './cosignature.ts';
+import { COSIGNATURE_ED25519, verifyCosignatures } from './cosignature.ts';
 import type { Sha256 } from './digest.ts';
 import { fromHex, toBase64url } from './hex.ts';
 import { leafDataOf, openKeyEntry, readLogEntry } from './log-entry.ts';
@@ -123,6 +123,16 @@ function witnessCheck(e: LogEvidence, fresh: Checkpoint, sealIndex: unknown): Ch
   const id = 'seal-witness';
   const label = 'Seal witnesses';
   const w = e.witness;
+  // A mistyped key is said at once, not only on the day a seal is witnessed.
+  for (const key of w?.trusted ?? []) {
+    let problem: string | null = null;
+    try {
+      if (parseVerifierKey(key).type !== COSIGNATURE_ED25519) problem = 'it is not a witness (cosigner) key';
+    } catch (error) {
+      problem = (error as Error).message;
+    }
+    if (problem) return makeCheck(id, label, `the witness key ${JSON.stringify(key)}: ${problem}`, '');
+  }
   if (!w || !isRecord(w.sealWitness)) return makeCheck(id, label, null, SEAL_OPERATOR_ONLY);
   const sw = w.sealWitness;
   const opened = openCheckpoint(String(sw.checkpoint), e.logKey);

@@ -95,7 +95,13 @@ ${cert.winners.map((e) => proofDetails(e, false))}${cert.reserves.map((e) => pro
 <h2 id="verify-heading">Check it yourself</h2>
 <p>With JavaScript on, the button below re-runs every check in your browser with the same code the server uses: the seal and its
 signature, the round rules, drand round ${beacon.round}'s BLS signature — fetched again from the relay by your browser —, the seed,
-every winner and reserve, each one's proof against the sealed root, and the certificate's signature.</p>
+every winner and reserve, each one's proof against the sealed root, and the certificate's signature.
+It also checks the transparency log: a checkpoint under the log key this browser remembers for this server, that the log
+only grew since your last visit, that the seal and the certificate are in it, and that their key was announced there.</p>
+<details hidden><summary>Witnesses you trust</summary>
+<p><label for="witness-keys">Verifier keys of the witnesses you trust, one per line.</label> Only these count when the page says
+whether the seal was witnessed before the round; they stay in this browser.</p>
+<textarea id="witness-keys" rows="3" cols="60" spellcheck="false" autocomplete="off"></textarea></details>
 <button type="button" id="verify-button" hidden>Verify this draw</button>
 <div id="verify-result" aria-live="polite"><p id="verify-status"></p><ul id="verify-checks" class="checks"></ul></div>
 <p>From a terminal: <code class="mono">npx tyche verify ${urls.page}</code>, or without the repository

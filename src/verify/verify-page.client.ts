@@ -7,6 +7,7 @@ import { isRecord } from '../proof/report.ts';
 import { ALGORITHM_V2 } from '../proof/v2-types.ts';
 import { OPERATOR_TRUST_LABEL, verifyCertificate } from '../proof/verifier.ts';
 import { fetchJson, note, renderChecks, type ShownCheck, shownCheck } from './check-list.ts';
+import { pageLogChecks, rememberWitnessKeys, typedWitnessKeys } from './log-page-check.ts';
 import { chainsFor, relayRound } from './relay-fetch.ts';
 
 /** The rows the server rendered, so what a visitor reads is tied to what was verified. */
@@ -78,6 +79,7 @@ async function run(section: HTMLElement, button: HTMLButtonElement): Promise<voi
       checkPage(section, certificate),
       // v1's trust line is a statement, not something the browser could check: shown as a note.
       ...report.checks.map((c) => (c.id === 'trust' ? note(c.label, c.detail) : shownCheck(c))),
+      ...(await pageLogChecks(certificate, keys)),
       ...(extra?.notes ?? []),
     ];
     const counted = checks.filter((c) => c.state !== 'note');
@@ -106,4 +108,11 @@ const button = document.getElementById('verify-button');
 if (section && button instanceof HTMLButtonElement) {
   button.hidden = false;
   button.addEventListener('click', () => void run(section, button));
+  // Witness keys are the visitor's own choice, kept in this browser between visits.
+  const witnesses = document.getElementById('witness-keys');
+  if (witnesses instanceof HTMLTextAreaElement) {
+    witnesses.closest('details')?.removeAttribute('hidden');
+    witnesses.value = typedWitnessKeys().join('\n');
+    witnesses.addEventListener('change', () => rememberWitnessKeys(witnesses.value));
+  }
 }

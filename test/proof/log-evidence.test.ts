@@ -229,6 +229,8 @@ describe('log evidence', () => {
     assert.equal(witness(good, [witKey, otherKey]).detail, 'seal witnessed before the round by 2 witnesses');
     assert.equal(witness(good, []).detail, SEAL_OPERATOR_ONLY);
     assert.equal(witness(undefined, [witKey]).detail, SEAL_OPERATOR_ONLY);
+    assert.match(witness(undefined, ['not a key']).detail, /^the witness key "not a key": /);
+    assert.match(witness(good, [s.w.vkey]).detail, /it is not a witness \(cosigner\) key$/);
     const afterRound = { ...good, checkpoint: cosigned(ROUND_SECONDS) };
     assert.equal(witness(afterRound, [witKey]).detail, SEAL_OPERATOR_ONLY);
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createSigningKey } from '../../src/giveaways/certificate-crypto.ts';
@@ -7,6 +8,7 @@ import { pinFile, readPin, writePin } from '../../src/log/log-pin.ts';
 import { parseCheckpoint, signCheckpoint } from '../../src/proof/checkpoint.ts';
 import { parseNote, verifierKey } from '../../src/proof/note.ts';
 import { openStore } from '../../src/store/store.ts';
+import { pageLogChecks, WITNESS_KEYS_ITEM } from '../../src/verify/log-page-check.ts';
 import { freshState } from '../helpers/cli.ts';
 import { type DrawnServer, startDrawnServer } from './v2-server.ts';
 
@@ -102,4 +104,132 @@ describe('tyche verify checks the transparency log', () => {
       /^✗ Log consistency: the log at size \d+ is not an extension of the one seen before/m,
     );
   });
+
+  test('a server showing its own log key to a verifier that pinned another is refused', async () => {
+    const origin = `${new URL(s.server.url).host}/log`;
+    const env = freshState();
+    const stranger = verifierKey(origin, createSigningKey().publicKeyRaw);
+    writePin(env, { origin, log_key: stranger, checkpoint: '' });
+    const run = await both([], env);
+    assert.equal(run.code, 1);
+    for (const out of [run.out, run.mjsOut]) {
+      assert.match(
+        out,
+        /^✗ Log key: the server's log key is not the one pinned for .*: this is not the log seen before$/m,
+      );
+    }
+    assert.equal(readPin(env, origin)?.log_key, stranger, 'the pin is kept');
+  });
+
+  test('a signing key whose announcement the server hides is not taken from the keys document', async () => {
+    // The server's own answers, except a keys document that lists no log entry for any key.
+    const proxy = await forward(s.server.url, (path, body) => {
+      if (!path.startsWith('/.well-known/tyche-keys.json')) return body;
+      const doc = JSON.parse(body);
+      for (const key of doc.keys) key.log_indices = [];
+      return JSON.stringify(doc);
+    });
+    try {
+      const url = s.drawn.verifyUrl.replace(s.server.url, proxy.url);
+      const run = await s.both([url, ...chain], freshState());
+      assert.equal(run.cli.code, 1, run.cli.stdout);
+      assert.equal(run.mjs.code, 1, run.mjs.stdout);
+      for (const out of [run.cli.stdout, run.mjs.stdout]) {
+        assert.match(
+          out,
+          /^✗ Signing key in the log \(seal\): key [0-9a-f]{16} is not announced in the log before entry \d+$/m,
+        );
+        assert.match(out, /^✗ Signing key in the log \(certificate\): key [0-9a-f]{16} is not announced/m);
+        assert.match(out, /^✓ Certificate signature: /m, 'the keys document alone still verifies it');
+      }
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test("the page's check: the key remembered per origin, the checkpoint seen before, witnesses typed by the visitor", async () => {
+    const items = new Map<string, string>();
+    const realFetch = globalThis.fetch;
+    Object.defineProperty(globalThis, 'localStorage', {
+      configurable: true,
+      value: {
+        getItem: (k: string) => items.get(k) ?? null,
+        setItem: (k: string, v: string) => items.set(k, v),
+      },
+    });
+    // The page fetches paths of its own origin.
+    globalThis.fetch = (input, init) => realFetch(new URL(String(input), s.server.url), init);
+    try {
+      const doc = await (await realFetch(`${s.drawn.verifyUrl}.json`)).json();
+      const keys = await (await realFetch(`${s.server.url}/.well-known/tyche-keys.json`)).json();
+      const first = await pageLogChecks(doc, keys);
+      assert.deepEqual(
+        first.filter((c) => c.state !== 'ok'),
+        [],
+      );
+      assert.match(first[0].detail, /\(pinned now, on first use\)$/);
+      const pinned = [...items.keys()].filter((k) => k.startsWith('tyche-log-pin:'));
+      assert.equal(pinned.length, 1);
+
+      const again = await pageLogChecks(doc, keys);
+      assert.ok(again.some((c) => c.label === 'Log consistency' && c.state === 'ok'));
+      assert.equal(again.at(-1)?.detail, 'seal time attested by the operator only');
+
+      items.set(WITNESS_KEYS_ITEM, 'not a key');
+      const badWitness = await pageLogChecks(doc, keys);
+      assert.equal(badWitness.at(-1)?.state, 'bad');
+      items.delete(WITNESS_KEYS_ITEM);
+
+      const other = {
+        ...keys,
+        log: { ...keys.log, key: verifierKey(keys.log.origin, createSigningKey().publicKeyRaw) },
+      };
+      const lookAlike = await pageLogChecks(doc, other);
+      assert.deepEqual(
+        lookAlike.map((c) => [c.label, c.state]),
+        [['Log key', 'bad']],
+      );
+
+      const pin = JSON.parse(items.get(pinned[0])!);
+      const seen = parseCheckpoint(parseNote(pin.checkpoint).text);
+      const store = openStore({ DATA_DIR: join(s.dir, 'data') });
+      const logKey = await readLogKey(store.db);
+      await store.close();
+      const future = signCheckpoint(
+        { origin: seen.origin, size: seen.size + 3, root: seen.root },
+        seedOf(logKey),
+      );
+      items.set(pinned[0], JSON.stringify({ ...pin, checkpoint: future }));
+      const rolled = await pageLogChecks(doc, keys);
+      assert.ok(
+        rolled.some(
+          (c) => c.label === 'Log consistency' && c.state === 'bad' && /a rollback$/.test(c.detail),
+        ),
+      );
+
+      const { log_index: _, seal_log_index: __, ...unlogged } = doc;
+      assert.deepEqual(
+        (await pageLogChecks(unlogged, keys)).map((c) => c.state),
+        ['note'],
+      );
+    } finally {
+      globalThis.fetch = realFetch;
+      Reflect.deleteProperty(globalThis, 'localStorage');
+    }
+  });
 });
+
+/** A server that answers as `upstream` does, with some bodies rewritten. */
+async function forward(upstream: string, rewrite: (path: string, body: string) => string) {
+  const server: Server = createServer(async (req, res) => {
+    const answer = await fetch(`${upstream}${req.url}`);
+    const body = rewrite(req.url ?? '/', await answer.text());
+    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
