@@ -4,7 +4,7 @@ import { QUICKNET } from '../proof/drand.ts';
 import { KEYS_PATH } from '../proof/keys-path.ts';
 import { OPERATOR_TRUST_LABEL } from '../proof/report.ts';
 import type { Seal } from '../proof/v2-types.ts';
-import { hex, PAGE_STYLE, time } from './page-parts.ts';
+import { hex, logEntry, PAGE_STYLE, time } from './page-parts.ts';
 
 const STATUS_TEXT: Record<PublicGiveaway['status'], string> = {
   active: 'Open for entries',
@@ -59,7 +59,7 @@ server — could know the winners when it was made, and no entrant can be added 
 <dt>Seal hash</dt><dd>${hex(seal.hash)}</dd>
 <dt>Signature</dt><dd>${seal.signature.alg} by key <a href="${KEYS_PATH}"><code>${seal.signature.kid}</code></a></dd>
 <dt>Signature value</dt><dd>${hex(seal.signature.value)}</dd>
-<dt>Transparency log</dt><dd>${g.log_index === null ? html`<span class="muted">not logged yet</span>` : html`index <code class="mono">${g.log_index}</code>`}</dd>
+<dt>Transparency log</dt><dd>${g.log_index === null ? html`<span class="muted">not logged yet</span>` : logEntry(g, 'log_index')}</dd>
 </dl>
 <p>Keep a copy: <a href="/g/${g.public_id}.json" type="application/json">this giveaway with its signed seal (JSON)</a>.</p>
 </section>`;
@@ -69,6 +69,7 @@ function resultSection(g: PublicGiveaway): Html | string {
   if (g.status === 'completed' && g.verify_url) {
     return html`<section aria-labelledby="result-heading"><h2 id="result-heading">Result</h2>
 <p>The giveaway has been drawn. <a href="${g.verify_url}" data-certificate-link>See the winners and check the draw (certificate <code>${g.certificate_id}</code>)</a>.</p>
+${g.certificate_log_index === null ? '' : html`<p>The certificate is ${logEntry({ log_index: g.certificate_log_index }, 'log_index')} (the transparency log).</p>`}
 ${g.draw_mode === 'instant' ? html`<p class="notice">An instant draw: ${OPERATOR_TRUST_LABEL}.</p>` : ''}</section>`;
   }
   if (g.status === 'sealed') {

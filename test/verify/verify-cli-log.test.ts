@@ -105,6 +105,22 @@ describe('tyche verify checks the transparency log', () => {
     );
   });
 
+  test("the /g page names the seal's and the certificate's log entries", async () => {
+    const g = await (await fetch(`${s.server.url}/g/${s.drawn.publicId}.json`)).json();
+    const cert = await (await fetch(`${s.drawn.verifyUrl}.json`)).json();
+    assert.equal(g.log_index, cert.seal_log_index);
+    assert.equal(g.certificate_log_index, cert.log_index);
+    const page = await (await fetch(`${s.server.url}/g/${s.drawn.publicId}`)).text();
+    for (const index of [g.log_index, g.certificate_log_index]) {
+      assert.ok(
+        page.includes(
+          `<a href="/log/entries?start=${index}&amp;end=${index + 1}">entry ${index} of /log</a>`,
+        ),
+        String(index),
+      );
+    }
+  });
+
   test('a server showing its own log key to a verifier that pinned another is refused', async () => {
     const origin = `${new URL(s.server.url).host}/log`;
     const env = freshState();
