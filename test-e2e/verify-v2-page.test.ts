@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { createSigningKey } from '../src/giveaways/certificate-crypto.ts';
+import { seedOf } from '../src/log/log-key.ts';
+import { parseNote, signNote, verifierKey } from '../src/proof/note.ts';
 import type { CertificateV2 } from '../src/proof/v2-types.ts';
 import { ARTIFACTS, DESKTOP, launchChromium, MOBILE, newPageWatch, openWatched } from './browser.ts';
 import { startVerifiableServer, TITLE, type VerifiableServer } from './verifiable-server.ts';
@@ -116,6 +119,12 @@ describe('the v2 certificate page and the /g page in a real browser', () => {
         'Reserves',
         'Inclusion proofs',
         'Certificate signature',
+        'Log checkpoint',
+        'Log inclusion (seal)',
+        'Signing key in the log (seal)',
+        'Log inclusion (certificate)',
+        'Signing key in the log (certificate)',
+        'Seal witnesses',
       ]) {
         assert.ok(result.passed.includes(`${label}: passed`), label);
       }
@@ -172,8 +181,49 @@ describe('the v2 certificate page and the /g page in a real browser', () => {
       'Leaf hashes: FAILED',
       'Certificate hash: FAILED',
       'Certificate signature: FAILED',
+      'Log inclusion (certificate): FAILED',
     ]);
     await page.screenshot({ path: join(ARTIFACTS, 'verify-v2-page-mobile-tampered.png'), fullPage: true });
+    await context.close();
+  });
+
+  test('the log: a forged checkpoint and a look-alike log key are refused, a later visit checks consistency', async () => {
+    const { context, page } = await open(DESKTOP);
+    await page.goto(verifyUrl);
+    const first = await verifyInBrowser(page);
+    assert.deepEqual(first.failed, []);
+    const pins = await page.evaluate(() =>
+      Object.keys(localStorage).filter((k) => k.startsWith('tyche-log-pin:')),
+    );
+    assert.equal(pins.length, 1);
+    await page.reload();
+    const again = await verifyInBrowser(page);
+    assert.ok(again.passed.includes('Log consistency: passed'), again.passed.join('\n'));
+
+    // The same checkpoint text, signed by a key that is not the log's.
+    const keys = await (await fetch(`${s.server.url}/.well-known/tyche-keys.json`)).json();
+    const stranger = createSigningKey();
+    await page.route('**/log/checkpoint', async (route) => {
+      const text = parseNote(await (await route.fetch()).text()).text;
+      await route.fulfill({
+        body: signNote(text, keys.log.origin, seedOf(stranger)),
+        contentType: 'text/plain',
+      });
+    });
+    await page.reload();
+    const forged = await verifyInBrowser(page);
+    assert.deepEqual(forged.failed, ['Log checkpoint: FAILED']);
+    await page.unroute('**/log/checkpoint');
+
+    // A server showing another log key than the one this browser pinned.
+    await page.route('**/.well-known/tyche-keys.json', async (route) => {
+      const doc = await (await route.fetch()).json();
+      doc.log.key = verifierKey(doc.log.origin, stranger.publicKeyRaw);
+      await route.fulfill({ json: doc });
+    });
+    await page.reload();
+    const lookAlike = await verifyInBrowser(page);
+    assert.deepEqual(lookAlike.failed, ['Log key: FAILED']);
     await context.close();
   });
 
