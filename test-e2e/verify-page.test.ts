@@ -100,9 +100,15 @@ describe('the verification page in a real browser', () => {
       const verdict = await verifyInBrowser(page);
       assert.equal(
         verdict,
-        "The certificate checks out (all 7 checks passed in your browser), but the operator's randomness must be trusted.",
+        "The certificate checks out (all 10 checks passed in your browser), but the operator's randomness must be trusted.",
       );
-      assert.equal(await page.locator('#verify-checks li.check.ok').count(), 7);
+      // Seven checks of the certificate, three of the log: checkpoint, inclusion, signing key.
+      assert.equal(await page.locator('#verify-checks li.check.ok').count(), 10);
+      assert.ok(
+        (await page.locator('#verify-checks li.check.ok strong').allInnerTexts()).includes(
+          'Signing key in the log (certificate): passed',
+        ),
+      );
       assert.equal(await page.locator('#verify-checks li.check.bad').count(), 0);
       assert.match(
         await page.locator('#verify-checks li.check.note').innerText(),
@@ -122,12 +128,14 @@ describe('the verification page in a real browser', () => {
       await route.fulfill({ json: cert });
     });
     await page.goto(verifyUrl);
-    assert.match(await verifyInBrowser(page), /^Invalid: 3 of 7 checks failed/);
+    // The altered certificate is not the one in the log either; the log's own checks stop there.
+    assert.match(await verifyInBrowser(page), /^Invalid: 4 of 9 checks failed/);
     const failed = await page.locator('#verify-checks li.check.bad strong').allInnerTexts();
     assert.deepEqual(failed, [
       'This page shows the certificate: FAILED',
       'Certificate hash: FAILED',
       'Ed25519 signature: FAILED',
+      'Log inclusion (certificate): FAILED',
     ]);
     await context.close();
   });
