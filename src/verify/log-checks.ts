@@ -16,8 +16,8 @@ export interface LogCheckInput {
   server: string;
   /** The published document's annotations (log_index, seal_log_index, seal_witness). */
   annotations: Record<string, unknown>;
-  /** The signed certificate, and for v2 its seal. */
-  certificate: Record<string, unknown>;
+  /** The signed certificate and for v2 its seal, or a seal alone before its draw. */
+  certificate?: Record<string, unknown>;
   seal?: Record<string, unknown>;
   logKey?: string;
   witnessKeys: string[];
@@ -53,4 +53,13 @@ export async function logChecks(input: LogCheckInput): Promise<Check[]> {
     witnessKeys: input.witnessKeys,
     sha256,
   });
+}
+
+/** The witness keys the reader trusts: --witness, else the vkeys of TYCHE_WITNESSES (`<url> <vkey>,…`). */
+export function witnessKeysOf(given: unknown, env: Record<string, string | undefined>): string[] {
+  if (Array.isArray(given) && given.length) return given.map(String);
+  return (env.TYCHE_WITNESSES ?? '')
+    .split(',')
+    .map((pair) => pair.trim().split(/\s+/)[1])
+    .filter((vkey): vkey is string => Boolean(vkey));
 }

@@ -40,7 +40,8 @@ export interface LogCheckRequest {
   keysDocument: unknown;
   /** log_index, seal_log_index and seal_witness, as published beside the certificate. */
   annotations: Record<string, unknown>;
-  certificate: Record<string, unknown>;
+  /** The certificate, and its seal or (before the draw) the seal alone. */
+  certificate?: Record<string, unknown>;
   seal?: Record<string, unknown>;
   /** A log key the reader gave, and how they gave it ("--log-key"). */
   logKey?: string;

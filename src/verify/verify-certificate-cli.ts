@@ -12,7 +12,7 @@ import { type Check, type Report, verifyCertificate } from '../proof/verifier.ts
 import { BEACON_VALUE_BYTES, type CertificateV1 } from '../proof/verify-v1.ts';
 import { compareBeaconRecord } from './beacon-record.ts';
 import { parseEntrantsExport } from './entrants-export.ts';
-import { logChecks } from './log-checks.ts';
+import { logChecks, witnessKeysOf } from './log-checks.ts';
 import { parseParticipantsCsv } from './participants-csv.ts';
 import type { VerifyContext } from './verify-cli-core.ts';
 import { chainHint, type NotChecked, type VerifyResult } from './verify-cli-output.ts';
@@ -230,17 +230,6 @@ async function addV1Beacon(
   report.valid = report.valid && ok;
 }
 
-/** The witness keys the reader trusts: --witness, else the vkeys of TYCHE_WITNESSES. */
-function witnessKeys(context: VerifyContext): string[] {
-  const given = context.values.witness as unknown as string[] | undefined;
-  if (given?.length) return given;
-  const env = context.io.env.TYCHE_WITNESSES ?? '';
-  return env
-    .split(',')
-    .map((pair) => pair.trim().split(/\s+/)[1])
-    .filter((vkey): vkey is string => Boolean(vkey));
-}
-
 /** A certificate read from its server is checked against that server's log (CONTRACT §8). */
 async function addLogChecks(
   report: Report,
@@ -264,7 +253,7 @@ async function addLogChecks(
     certificate: signed,
     seal: isRecord(signed.seal) ? signed.seal : undefined,
     logKey: context.values['log-key'] as string | undefined,
-    witnessKeys: witnessKeys(context),
+    witnessKeys: witnessKeysOf(context.values.witness, context.io.env),
     env: context.io.env,
   });
   report.checks.push(...checks);

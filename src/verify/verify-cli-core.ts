@@ -58,7 +58,7 @@ verdict says that the operator's randomness must be trusted.
 receipt JSON — the signed ticket, the leaf, the proof against the signed seal, and once drawn
 whether that entrant won.
 
-A certificate fetched from its server is also checked against the server's transparency log: a fresh
+A certificate or receipt read from its server is also checked against the server's transparency log: a fresh
 checkpoint signed by the log key (pinned on first use under $XDG_STATE_HOME/tyche, or --log-key VKEY)
 and consistent with the newest one seen before, the seal's and certificate's inclusion, their signing
 key as the log announced it, and the seal's witnesses under the keys given with --witness (repeatable)

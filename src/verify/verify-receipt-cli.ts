@@ -6,9 +6,11 @@ import { UsageError } from '../cli/command.ts';
 import { entrantLeafHash } from '../proof/entrant-leaf.ts';
 import { fromHex, toHex } from '../proof/hex.ts';
 import { KEYS_PATH } from '../proof/keys-path.ts';
+import { splitLogAnnotations } from '../proof/log-entry.ts';
 import { type Check, isRecord, makeCheck, report } from '../proof/report.ts';
 import { ALGORITHM_V2, type InclusionProof, type Seal } from '../proof/v2-types.ts';
 import { type Outcome, verifyReceipt, verifySeal } from '../proof/verifier.ts';
+import { logChecks, witnessKeysOf } from './log-checks.ts';
 import { parseReceiptCode, type ReceiptCode, ticketChecks } from './receipt-checks.ts';
 import type { VerifyContext } from './verify-cli-core.ts';
 import { chainHint, type NotChecked, type VerifyResult } from './verify-cli-output.ts';
@@ -161,7 +163,7 @@ export async function verifyReceiptFrom(arg: string, context: VerifyContext): Pr
     certificate,
     chains,
   });
-  checks.push(...result.checks);
+  checks.push(...result.checks, ...(await receiptLogChecks(server, giveaway, seal, certificate, context)));
   notChecked.push(...chainHint(result, chains.length));
   const included = result.checks.some((c) => c.id === 'receipt-proof' && c.ok);
   extra.in_sealed_list = included;
@@ -175,4 +177,30 @@ export async function verifyReceiptFrom(arg: string, context: VerifyContext): Pr
   ];
   if (included) summary.push(outcomeLine(result.outcome, seal, certificate !== undefined));
   return { heading, report: report(ALGORITHM_V2, 'public', checks), notChecked, summary, extra };
+}
+
+/**
+ * The seal against the server's log (and once drawn, the certificate too, with the seal's witnesses),
+ * as for a certificate: the seal's log index comes from the giveaway, the rest from the certificate.
+ */
+async function receiptLogChecks(
+  server: string,
+  giveaway: unknown,
+  seal: Seal,
+  certificate: unknown,
+  context: VerifyContext,
+): Promise<Check[]> {
+  const { signed, annotations } = splitLogAnnotations(certificate);
+  const drawn = isRecord(signed) && 'log_index' in annotations;
+  return logChecks({
+    server,
+    annotations: drawn
+      ? annotations
+      : { seal_log_index: isRecord(giveaway) ? giveaway.log_index : undefined },
+    certificate: drawn ? signed : undefined,
+    seal: seal as unknown as Record<string, unknown>,
+    logKey: context.values['log-key'] as string | undefined,
+    witnessKeys: witnessKeysOf(context.values.witness, context.io.env),
+    env: context.io.env,
+  });
 }

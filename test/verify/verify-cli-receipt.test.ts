@@ -57,6 +57,11 @@ describe('tyche verify --receipt, and tyche-verify.mjs --receipt', () => {
         'Receipt inclusion proof',
         'Certificate',
         'Outcome',
+        'Log checkpoint',
+        'Log inclusion \\(seal\\)',
+        'Signing key in the log \\(seal\\)',
+        'Log inclusion \\(certificate\\)',
+        'Seal witnesses',
       ]) {
         assert.match(out, new RegExp(`^✓ ${label}: `, 'm'), label);
       }
@@ -116,6 +121,9 @@ describe('tyche verify --receipt, and tyche-verify.mjs --receipt', () => {
     const waiting = s.waiting.receipts[2];
     const out = sameVerdict(await s.both(['--receipt', linkOf(waiting), ...chain]), 0, 'waiting');
     assert.match(out, /^✓ Receipt inclusion proof: this entrant is index \d of the 5 sealed entrants$/m);
+    // Before the draw the seal alone is looked for in the log.
+    assert.match(out, /^✓ Log inclusion \(seal\): the seal is entry \d+ of the log of size \d+$/m);
+    assert.doesNotMatch(out, /Log inclusion \(certificate\)/);
     assert.match(
       out,
       new RegExp(`^Result: not drawn yet; the draw uses drand round ${s.waiting.round}, due at `, 'm'),
