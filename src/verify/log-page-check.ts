@@ -58,20 +58,19 @@ export function rememberWitnessKeys(text: string): void {
   storage()?.setItem(WITNESS_KEYS_ITEM, text);
 }
 
-/** The log's checks of the certificate (and its seal) as page lines; no log index is a note, not a pass. */
-export async function pageLogChecks(document: unknown, keys: unknown): Promise<ShownCheck[]> {
-  const { signed, annotations } = splitLogAnnotations(document);
-  if (!isRecord(signed) || !('log_index' in annotations)) {
-    return [note('Transparency log', 'not checked: this certificate names no log entry')];
-  }
+interface Logged {
+  annotations: Record<string, unknown>;
+  certificate?: Record<string, unknown>;
+  seal?: Record<string, unknown>;
+}
+
+async function run(logged: Logged, keys: unknown): Promise<ShownCheck[]> {
   try {
     const checks = await checkAgainstLog({
       source: pageSource,
       pins: browserPins,
       keysDocument: keys,
-      annotations,
-      certificate: signed,
-      seal: isRecord(signed.seal) ? signed.seal : undefined,
+      ...logged,
       witnessKeys: typedWitnessKeys(),
       sha256: (data) => sha256(data),
     });
@@ -81,4 +80,33 @@ export async function pageLogChecks(document: unknown, keys: unknown): Promise<S
       { label: 'Transparency log', state: 'bad', detail: `could not be read: ${(error as Error).message}` },
     ];
   }
+}
+
+/** The log's checks of the certificate (and its seal) as page lines; no log index is a note, not a pass. */
+export async function pageLogChecks(document: unknown, keys: unknown): Promise<ShownCheck[]> {
+  const { signed, annotations } = splitLogAnnotations(document);
+  if (!isRecord(signed) || !('log_index' in annotations)) {
+    return [note('Transparency log', 'not checked: this certificate names no log entry')];
+  }
+  return run(
+    { annotations, certificate: signed, seal: isRecord(signed.seal) ? signed.seal : undefined },
+    keys,
+  );
+}
+
+/** The receipt page's: the seal at the giveaway's log index, and once drawn the certificate as above. */
+export async function pageSealLogChecks(
+  giveaway: { log_index?: number | null },
+  seal: object,
+  certificate: unknown,
+  keys: unknown,
+): Promise<ShownCheck[]> {
+  if (certificate !== undefined) return pageLogChecks(certificate, keys);
+  if (typeof giveaway.log_index !== 'number') {
+    return [note('Transparency log', 'not checked: this giveaway names no log entry for its seal')];
+  }
+  return run(
+    { annotations: { seal_log_index: giveaway.log_index }, seal: seal as Record<string, unknown> },
+    keys,
+  );
 }

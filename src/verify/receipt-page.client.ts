@@ -10,6 +10,7 @@ import { isRecord } from '../proof/report.ts';
 import type { DrandChainInfo, InclusionProof, Receipt, Ticket } from '../proof/v2-types.ts';
 import { OPERATOR_TRUST_LABEL, verifyCertificate, verifyReceipt } from '../proof/verifier.ts';
 import { fetchJson, fetchJsonOr404, note, renderChecks, type ShownCheck, shownCheck } from './check-list.ts';
+import { pageSealLogChecks } from './log-page-check.ts';
 import {
   outcomeSentence,
   parseReceiptCode,
@@ -187,6 +188,7 @@ async function check(code: ReceiptCode): Promise<void> {
   checks.push(...report.checks.map(shownCheck), ...relayChains.notes);
   if (certificate !== undefined)
     checks.push(...(await drawnChecks(g, certificate, keys, relayChains.chains)));
+  checks.push(...(await pageSealLogChecks(g, seal, certificate, keys)));
 
   const placed = report.checks.some((c) => c.id === 'receipt-proof' && c.ok);
   if (placed)

@@ -8,7 +8,7 @@ import { pinFile, readPin, writePin } from '../../src/log/log-pin.ts';
 import { parseCheckpoint, signCheckpoint } from '../../src/proof/checkpoint.ts';
 import { parseNote, verifierKey } from '../../src/proof/note.ts';
 import { openStore } from '../../src/store/store.ts';
-import { pageLogChecks, WITNESS_KEYS_ITEM } from '../../src/verify/log-page-check.ts';
+import { pageLogChecks, pageSealLogChecks, WITNESS_KEYS_ITEM } from '../../src/verify/log-page-check.ts';
 import { freshState } from '../helpers/cli.ts';
 import { type DrawnServer, startDrawnServer } from './v2-server.ts';
 
@@ -186,6 +186,19 @@ describe('tyche verify checks the transparency log', () => {
       assert.match(first[0].detail, /\(pinned now, on first use\)$/);
       const pinned = [...items.keys()].filter((k) => k.startsWith('tyche-log-pin:'));
       assert.equal(pinned.length, 1);
+
+      // The receipt page before the draw: the seal alone, at the giveaway's log index.
+      const sealOnly = await pageSealLogChecks({ log_index: doc.seal_log_index }, doc.seal, undefined, keys);
+      assert.deepEqual(
+        sealOnly.map((c) => [c.label, c.state]),
+        [
+          ['Log checkpoint', 'ok'],
+          ['Log consistency', 'ok'],
+          ['Log inclusion (seal)', 'ok'],
+          ['Signing key in the log (seal)', 'ok'],
+          ['Seal witnesses', 'ok'],
+        ],
+      );
 
       const again = await pageLogChecks(doc, keys);
       assert.ok(again.some((c) => c.label === 'Log consistency' && c.state === 'ok'));
