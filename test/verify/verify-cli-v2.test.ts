@@ -61,11 +61,14 @@ describe('tyche verify and tyche-verify.mjs on tyche-draw-v2 certificates', () =
 
   test(`the chain's key from a file, from the relay's /info, or missing`, async () => {
     const info = `${s.drand.url}/${s.drand.info.hash}/info`;
-    sameVerdict(
+    const fromFile = sameVerdict(
       await s.both([s.file('certificate.json'), '--keys', s.file('keys.json'), ...chain]),
       0,
       'file',
     );
+    // A file has no server to ask: the log is said to be unchecked, never passed.
+    assert.match(fromFile, /^- Transparency log: not checked; verify the certificate by its verify URL/m);
+    assert.doesNotMatch(fromFile, /Log checkpoint/);
     sameVerdict(await s.both([s.drawn.verifyUrl, '--drand-chain', info]), 0, 'info URL');
     const out = sameVerdict(await s.both([s.drawn.verifyUrl]), 1, 'no chain');
     assert.match(out, /^✗ drand chain: /m);
