@@ -216,7 +216,14 @@ export function checkLogEvidence(e: LogEvidence): LogVerdict {
     );
     if (outside) continue;
     const kid = isRecord(object.signature) ? String(object.signature.kid) : '';
-    const problem = keyProblem(object, index as number, e.keyEntries[kid] ?? [], at, logPublicKey, e);
+    const problem = keyProblem(
+      object,
+      index as number,
+      Object.hasOwn(e.keyEntries, kid) ? e.keyEntries[kid] : [],
+      at,
+      logPublicKey,
+      e,
+    );
     checks.push(
       makeCheck(
         `log-key-${what}`,

@@ -55,20 +55,24 @@ const keyCheck = (problem: string) => [makeCheck('log-key', 'Log key', problem, 
 const proofOf = (json: unknown): readonly string[] =>
   isRecord(json) && Array.isArray(json.proof) ? json.proof.map(String) : [];
 
-/** Every entry about each signing key before the last object, with its inclusion proof. */
+/** Every entry about each signing key before the last object it signed, with its inclusion proof. */
 async function keyEntries(
   r: LogCheckRequest,
   objects: LoggedObject[],
   size: number,
 ): Promise<Record<string, KeyEntryEvidence[]>> {
   const keys = isRecord(r.keysDocument) && Array.isArray(r.keysDocument.keys) ? r.keysDocument.keys : [];
-  const out: Record<string, KeyEntryEvidence[]> = {};
+  // Only entries before the last object a key signed can decide whether it could sign it.
+  const bound = new Map<string, number>();
   for (const { object, index } of objects) {
+    if (!Number.isSafeInteger(index)) continue;
     const kid = isRecord(object.signature) ? String(object.signature.kid) : '';
-    if (kid in out || typeof index !== 'number') continue;
+    bound.set(kid, Math.max(bound.get(kid) ?? 0, index as number));
+  }
+  const out: Record<string, KeyEntryEvidence[]> = Object.create(null);
+  for (const [kid, last] of bound) {
     const listed = keys.find((k) => isRecord(k) && k.kid === kid);
     const indices = isRecord(listed) && Array.isArray(listed.log_indices) ? listed.log_indices : [];
-    const last = Math.max(...objects.map((o) => Number(o.index)));
     out[kid] = [];
     for (const i of indices.filter(
       (n): n is number => Number.isSafeInteger(n) && n >= 0 && n < last && n < size,

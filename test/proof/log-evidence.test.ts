@@ -150,6 +150,22 @@ describe('log evidence', () => {
     const retired = checkLogEvidence(s.evidence({ objects: [late] }));
     assert.match(byId(retired.checks)['log-key-certificate'].detail, /was retired in the log before entry 4/);
 
+    // A kid that names a property of every object is still just a kid nobody announced.
+    const odd = { ...s.cert, signature: { ...(s.cert.signature as object), kid: 'constructor' } };
+    const w4 = logWorld();
+    const i4 = w4.append(odd);
+    const oddKid = checkLogEvidence({
+      ...s.evidence(),
+      logKey: w4.vkey,
+      checkpoint: w4.checkpoint(),
+      objects: [{ what: 'certificate', object: odd, index: i4, proof: w4.inclusion(i4) }],
+      keyEntries: {},
+    });
+    assert.equal(
+      byId(oddKid.checks)['log-key-certificate'].detail,
+      'key constructor is not announced in the log before entry 0',
+    );
+
     const none = checkLogEvidence(s.evidence({ keyEntries: {} }));
     assert.match(
       byId(none.checks)['log-key-seal'].detail,
