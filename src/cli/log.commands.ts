@@ -1,21 +1,26 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createLogAuditor } from '../log/log-audit.ts';
+import { type AuditFinding, createLogAuditor, type LogAuditor } from '../log/log-audit.ts';
+import { fetchEntries } from '../log/log-audit-fetch.ts';
 import { readPin, writePin } from '../log/log-pin.ts';
 import { type Checkpoint, openCheckpoint } from '../proof/checkpoint.ts';
-import { bytesEqual, fromBase64 } from '../proof/hex.ts';
+import { bytesEqual, fromHex } from '../proof/hex.ts';
 import { KEYS_PATH } from '../proof/keys-path.ts';
+import { verifyConsistency } from '../proof/merkle-proofs.ts';
 import { parseVerifierKey } from '../proof/note.ts';
 import { isRecord } from '../proof/report.ts';
 import { CannotCheck, EXIT_CANNOT_CHECK, fetchJson } from '../verify/verify-inputs.ts';
 import { type Command, type Io, UsageError } from './command.ts';
 
-const PAGE = 1000;
-const IN_FLIGHT = 4;
+const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
 
 interface Outcome {
   ok: boolean;
   lines: string[];
+  findings: AuditFinding[];
 }
+
+type LogKey = { key: string; origin: string; source: string } | { problem: string };
 
 async function fetchText(url: string, what: string): Promise<string> {
   let res: Response;
@@ -34,81 +39,74 @@ function serverOf(url: string): string {
   return url.replace(/\/+$/, '').replace(/\/log$/, '');
 }
 
-/** The pinned log key, or the one given, or (first use only) the one the server publishes. */
-async function logKeyFor(
-  server: string,
-  given: string | undefined,
-  io: Io,
-): Promise<{ key: string; origin: string; firstUse: boolean }> {
+/**
+ * The log key as every verifier picks it (CONTRACT §8): given, else pinned, else (first use only)
+ * the one the server publishes. A published key that is not the pinned one is a different log.
+ */
+async function logKeyFor(server: string, given: string | undefined, io: Io): Promise<LogKey> {
   const { json } = await fetchJson(`${server}${KEYS_PATH}`, 'keys document');
   const published = isRecord(json) && isRecord(json.log) ? json.log : {};
-  const origin = typeof published.origin === 'string' ? published.origin : '';
-  const pinned = readPin(io.env, origin);
-  const key = given ?? pinned?.log_key ?? (typeof published.key === 'string' ? published.key : '');
-  if (!key) throw new CannotCheck(`${server}${KEYS_PATH} names no log key; pass --log-key`);
+  const publishedKey = typeof published.key === 'string' ? published.key : undefined;
+  let origin = typeof published.origin === 'string' ? published.origin : '';
+  if (given) {
+    try {
+      origin = parseVerifierKey(given).name;
+    } catch (error) {
+      throw new UsageError(`--log-key is not a log key: ${(error as Error).message}`);
+    }
+  }
+  const pin = origin ? readPin(io.env, origin) : undefined;
+  if (given && pin && pin.log_key !== given) {
+    return { problem: `--log-key differs from the key pinned for ${origin}; remove the pin to change it` };
+  }
+  if (!given && pin && publishedKey !== pin.log_key) {
+    return {
+      problem: `the server's log key is not the one pinned for ${origin}: this is not the log seen before`,
+    };
+  }
+  const key = given ?? pin?.log_key ?? publishedKey;
+  if (!key) throw new CannotCheck(`${server}${KEYS_PATH} names no log key, none is pinned; pass --log-key`);
   try {
-    const parsed = parseVerifierKey(key);
-    if (given && pinned && pinned.log_key !== given) {
-      throw new CannotCheck(
-        `--log-key differs from the key pinned for ${parsed.name}; remove the pin to change it`,
-      );
-    }
-    return { key, origin: parsed.name, firstUse: !given && !pinned };
+    origin = parseVerifierKey(key).name;
   } catch (error) {
-    if (error instanceof CannotCheck) throw error;
-    throw new UsageError(`the log key: ${(error as Error).message}`);
+    return { problem: `the log key ${JSON.stringify(key)}: ${(error as Error).message}` };
   }
+  const source = given
+    ? 'the log key given with --log-key'
+    : pin
+      ? 'the pinned log key'
+      : 'the log key (pinned now, on first use)';
+  return { key, origin, source };
 }
 
-async function downloadInto(
+/**
+ * An older checkpoint against the entries just rebuilt: its root must be the root of the first
+ * entries. The server's own consistency proof is checked too, since other verifiers rely on it.
+ */
+async function consistencyProblem(
   server: string,
-  size: number,
-  auditor: ReturnType<typeof createLogAuditor>,
-  progress: (done: number) => void,
-): Promise<void> {
-  const pages = Math.ceil(size / PAGE);
-  const pending = new Map<number, Promise<unknown>>();
-  const load = (page: number) =>
-    fetchJson(
-      `${server}/log/entries?start=${page * PAGE}&end=${Math.min(size, (page + 1) * PAGE)}`,
-      'log entries',
-    ).then((r) => r.json);
-  for (let page = 0; page < pages; page++) {
-    for (let ahead = page; ahead < Math.min(pages, page + IN_FLIGHT); ahead++) {
-      if (!pending.has(ahead)) pending.set(ahead, load(ahead));
-    }
-    const json = await pending.get(page)!;
-    pending.delete(page);
-    const entries = isRecord(json) && Array.isArray(json.entries) ? json.entries : [];
-    const expected = Math.min(size, (page + 1) * PAGE) - page * PAGE;
-    if (entries.length !== expected) {
-      throw new CannotCheck(`the log served ${entries.length} entries from ${page * PAGE}, not ${expected}`);
-    }
-    for (const e of entries) {
-      const leafData = isRecord(e) && typeof e.leaf_data === 'string' ? fromBase64(e.leaf_data) : null;
-      auditor.add({
-        index: isRecord(e) ? Number(e.index) : -1,
-        kind: isRecord(e) ? String(e.kind) : '',
-        id: isRecord(e) ? String(e.id) : '',
-        leafData: leafData ?? new Uint8Array(0),
-      });
-    }
-    progress(auditor.size());
-  }
-}
-
-/** An older checkpoint (the pinned one, or --since) against the entries just rebuilt. */
-function consistent(
   older: Checkpoint,
   newer: Checkpoint,
-  auditor: ReturnType<typeof createLogAuditor>,
-): string | null {
+  auditor: LogAuditor,
+): Promise<string | null> {
   if (older.size > newer.size)
     return `the log shrank from ${older.size} entries to ${newer.size}: a rollback`;
   if (!bytesEqual(auditor.rootAt(older.size), older.root)) {
     return `the first ${older.size} entries do not hash to the root of the checkpoint of size ${older.size}: the log was rewritten`;
   }
-  return null;
+  if (older.size === 0 || older.size === newer.size) return null;
+  const url = `${server}/log/proof/consistency?first=${older.size}&second=${newer.size}`;
+  const { json } = await fetchJson(url, 'consistency proof');
+  const raw = isRecord(json) && Array.isArray(json.proof) ? json.proof : [];
+  let proof: Uint8Array[];
+  try {
+    proof = raw.map((h) => fromHex(String(h)));
+  } catch {
+    proof = [new Uint8Array(0)];
+  }
+  return verifyConsistency(older.size, newer.size, older.root, newer.root, proof, sha256)
+    ? null
+    : `the entries hold, but the server's consistency proof from size ${older.size} to ${newer.size} does not verify`;
 }
 
 export async function auditLog(
@@ -117,76 +115,86 @@ export async function auditLog(
   io: Io,
 ): Promise<Outcome> {
   const server = serverOf(url);
+  const since = options.since === undefined ? undefined : readSince(options.since);
   const lines: string[] = [];
   let ok = true;
   const say = (pass: boolean, line: string) => {
     ok &&= pass;
     lines.push(`${pass ? '✓' : '✗'} ${line}`);
+    return pass;
   };
-  const { key, origin, firstUse } = await logKeyFor(server, options.logKey, io);
+  const logKey = await logKeyFor(server, options.logKey, io);
+  if ('problem' in logKey) {
+    say(false, `Log key: ${logKey.problem}`);
+    return { ok, lines, findings: [] };
+  }
+  const { key, origin } = logKey;
   const note = await fetchText(`${server}/log/checkpoint`, 'checkpoint');
   const opened = openCheckpoint(note, key);
   if (!opened.ok) {
     say(false, `Checkpoint: ${opened.problem}`);
-    return { ok, lines };
+    return { ok, lines, findings: [] };
   }
   const { checkpoint } = opened;
-  say(
-    true,
-    `Checkpoint: ${origin} at size ${checkpoint.size}, signed by the ${firstUse ? 'log key (pinned now, on first use)' : 'pinned log key'}`,
-  );
+  say(true, `Checkpoint: ${origin} at size ${checkpoint.size}, signed by ${logKey.source}`);
 
   const auditor = createLogAuditor(parseVerifierKey(key).publicKey);
-  let last = 0;
-  await downloadInto(server, checkpoint.size, auditor, (done) => {
-    if (done - last >= 10_000 || done === checkpoint.size) {
+  let reported = 0;
+  await fetchEntries(server, checkpoint.size, (entries) => {
+    for (const entry of entries) auditor.add(entry);
+    const done = auditor.size();
+    if (done - reported >= 10_000 || done === checkpoint.size) {
       io.err(`entries ${done}/${checkpoint.size}`);
-      last = done;
+      reported = done;
     }
   });
-  say(
-    bytesEqual(auditor.rootAt(checkpoint.size), checkpoint.root),
-    `Tree: the ${checkpoint.size} entries hash to the checkpoint's root`,
+  const rooted = bytesEqual(auditor.rootAt(checkpoint.size), checkpoint.root);
+  const structure = say(
+    rooted,
+    `Tree: the ${checkpoint.size} entries ${rooted ? 'hash' : 'do not hash'} to the checkpoint's root`,
   );
 
   const findings = auditor.findings();
-  const entries = findings.filter((f) => f.severity === 'entry');
+  const broken = findings.filter((f) => f.severity === 'entry');
   say(
-    entries.length === 0,
-    entries.length === 0
+    broken.length === 0,
+    broken.length === 0
       ? 'Entries: every entry is canonical, of its kind, and signed by a key announced before it'
-      : `Entries: ${entries.length} broken, the first at index ${entries[0].index}: ${entries[0].message}`,
+      : `Entries: ${broken.length} broken, the first at index ${broken[0].index}: ${broken[0].message}`,
   );
-  for (const f of entries.slice(1, 20)) lines.push(`    entry ${f.index}: ${f.message}`);
+  for (const f of broken.slice(1, 20)) lines.push(`    entry ${f.index}: ${f.message}`);
+  if (broken.length > 20) lines.push(`    … and ${broken.length - 20} more`);
   const monitor = findings.filter((f) => f.severity === 'monitor');
   say(
     monitor.length === 0,
     monitor.length === 0
       ? 'Monitoring: no giveaway sealed twice, no owner sealing twice on one round'
-      : `Monitoring: ${monitor.length} findings`,
+      : `Monitoring: ${monitor.length} finding${monitor.length === 1 ? '' : 's'}`,
   );
   for (const f of monitor) lines.push(`    ${f.message}`);
 
   const pin = readPin(io.env, origin);
   const olders: [string, string][] = [];
   if (pin?.checkpoint) olders.push(['the newest checkpoint seen before', pin.checkpoint]);
-  if (options.since) olders.push([options.since, readSince(options.since)]);
-  let newest = checkpoint;
+  if (since !== undefined && options.since) olders.push([options.since, since]);
+  let consistent = true;
   for (const [what, text] of olders) {
     const older = openCheckpoint(text, key);
     if (!older.ok) {
-      say(false, `Consistency with ${what}: ${older.problem}`);
+      consistent = say(false, `Consistency with ${what}: ${older.problem}`) && consistent;
       continue;
     }
-    const problem = consistent(older.checkpoint, checkpoint, auditor);
-    say(
-      problem === null,
-      `Consistency with ${what} (size ${older.checkpoint.size}): ${problem ?? 'the log only grew'}`,
-    );
-    if (older.checkpoint.size > newest.size) newest = older.checkpoint;
+    const problem = await consistencyProblem(server, older.checkpoint, checkpoint, auditor);
+    consistent =
+      say(
+        problem === null,
+        `Consistency with ${what} (size ${older.checkpoint.size}): ${problem ?? 'the log only grew'}`,
+      ) && consistent;
   }
-  if (ok) writePin(io.env, { origin, log_key: key, checkpoint: note });
-  return { ok, lines };
+  // The pin follows the log's structure, not its content: a monitor that found a bad entry must
+  // still catch a later rollback, so the checkpoint advances whenever it is signed and consistent.
+  if (structure && consistent) writePin(io.env, { origin, log_key: key, checkpoint: note });
+  return { ok, lines, findings };
 }
 
 function readSince(file: string): string {
@@ -217,9 +225,12 @@ Exit status: 0 all hold, 1 a check failed or monitoring found something, 2 usage
         { since: values.since as string | undefined, logKey: values['log-key'] as string | undefined },
         io,
       );
-      if (values.json) io.out(JSON.stringify({ valid: outcome.ok, lines: outcome.lines }));
-      else for (const line of outcome.lines) io.out(line);
-      if (!values.json) io.out(outcome.ok ? 'VALID: the log holds' : 'INVALID: see the ✗ lines above');
+      if (values.json) {
+        io.out(JSON.stringify({ valid: outcome.ok, lines: outcome.lines, findings: outcome.findings }));
+      } else {
+        for (const line of outcome.lines) io.out(line);
+        io.out(outcome.ok ? 'VALID: the log holds' : 'INVALID: see the ✗ lines above');
+      }
       return outcome.ok ? 0 : 1;
     } catch (error) {
       if (!(error instanceof CannotCheck)) throw error;

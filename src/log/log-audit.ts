@@ -36,7 +36,6 @@ export interface AuditFinding {
 interface KeyState {
   publicKey: Uint8Array;
   retired: boolean;
-  announcedAt: number;
 }
 
 /**
@@ -75,7 +74,7 @@ export function createLogAuditor(logPublicKey: Uint8Array) {
     if (known && !bytesEqual(known.publicKey, key.publicKey)) {
       return void broken(index, `key entry: ${key.kid} is announced again with another public key`);
     }
-    keys.set(key.kid, { publicKey: key.publicKey, retired: key.retiredAt !== undefined, announcedAt: index });
+    keys.set(key.kid, { publicKey: key.publicKey, retired: key.retiredAt !== undefined });
   }
 
   function sealEntry(obj: Record<string, unknown>): void {
@@ -90,12 +89,13 @@ export function createLogAuditor(logPublicKey: Uint8Array) {
 
   return {
     /** Checks the next entry; entries must come in index order with no gap. */
-    add(entry: AuditEntry): void {
-      if (entry.index !== leaves.length) {
-        broken(entry.index, `expected entry ${leaves.length} here`);
-        return;
-      }
-      leaves.push(leafHash(entry.leafData, sha256));
+    add(served: AuditEntry): void {
+      // The tree is built from what was served, in order; an entry labelled with another index
+      // is reported where it stands and still checked, so one bad label does not hide the rest.
+      const position = leaves.length;
+      if (served.index !== position) broken(position, `entry ${position} is served as index ${served.index}`);
+      leaves.push(leafHash(served.leafData, sha256));
+      const entry = { ...served, index: position };
       const read = readLogEntry(entry.leafData, entry.kind, entry.id);
       if (!read.ok) {
         broken(entry.index, read.problem);

@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { type SigningKey, sealCertificate } from '../../src/giveaways/certificate-crypto.ts';
 import { signCheckpoint } from '../../src/proof/checkpoint.ts';
-import { toBase64 } from '../../src/proof/hex.ts';
+import { toBase64, toHex } from '../../src/proof/hex.ts';
 import { keyEntryBody, leafDataOf } from '../../src/proof/log-entry.ts';
 import { leafHash, rootOfNodes } from '../../src/proof/merkle.ts';
+import { consistencyProofFromLeaves } from '../../src/proof/merkle-proofs.ts';
 import { verifierKey } from '../../src/proof/note.ts';
+import { ALGORITHM_V2 } from '../../src/proof/v2-types.ts';
 
 const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
 
@@ -13,6 +15,14 @@ const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(
 export function fakeLog(origin: string, logKey: SigningKey, logSeed: Uint8Array) {
   const entries: { kind: string; id: string; leaf: Uint8Array }[] = [];
   let shownSize: number | undefined;
+  let shownCheckpoint: string | undefined;
+  let shownKey: string | undefined;
+  let shownProof: string[] | undefined;
+  const packedLeaves = (size: number) => {
+    const packed = new Uint8Array(size * 32);
+    for (const [i, e] of entries.slice(0, size).entries()) packed.set(leafHash(e.leaf, sha256), i * 32);
+    return packed;
+  };
   const server: Server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     const size = shownSize ?? entries.length;
@@ -20,15 +30,22 @@ export function fakeLog(origin: string, logKey: SigningKey, logSeed: Uint8Array)
     if (u.pathname === '/.well-known/tyche-keys.json') {
       return send(
         'application/json',
-        JSON.stringify({ keys: [], log: { origin, key: verifierKey(origin, logKey.publicKeyRaw) } }),
+        JSON.stringify({
+          keys: [],
+          log: { origin, key: shownKey ?? verifierKey(origin, logKey.publicKeyRaw) },
+        }),
       );
     }
     if (u.pathname === '/log/checkpoint') {
-      const packed = new Uint8Array(size * 32);
-      for (const [i, e] of entries.slice(0, size).entries()) packed.set(leafHash(e.leaf, sha256), i * 32);
+      const root = rootOfNodes(packedLeaves(size), size, sha256);
+      return send('text/plain', shownCheckpoint ?? signCheckpoint({ origin, size, root }, logSeed));
+    }
+    if (u.pathname === '/log/proof/consistency') {
+      const [first, second] = [Number(u.searchParams.get('first')), Number(u.searchParams.get('second'))];
+      const proof = consistencyProofFromLeaves(packedLeaves(second), first, second, sha256);
       return send(
-        'text/plain',
-        signCheckpoint({ origin, size, root: rootOfNodes(packed, size, sha256) }, logSeed),
+        'application/json',
+        JSON.stringify({ first, second, proof: shownProof ?? proof.map(toHex) }),
       );
     }
     if (u.pathname === '/log/entries') {
@@ -69,10 +86,34 @@ export function fakeLog(origin: string, logKey: SigningKey, logSeed: Uint8Array)
         giveaway: { public_id: publicId, owner },
         beacon: { round },
       };
-      this.push('seal', id, sealCertificate(body, key));
+      const sealed = sealCertificate(body, key);
+      this.push('seal', id, sealed);
+      return sealed;
+    },
+    /** A v2 certificate drawn from `seal` (only what the log checks: its kind, id, seal, signature). */
+    certificate(key: SigningKey, id: string, seal: object) {
+      const body = { algorithm: ALGORITHM_V2, certificate_id: id, seal };
+      this.push('certificate', id, sealCertificate(body, key));
     },
     showSize(size: number | undefined) {
       shownSize = size;
     },
+    /** Serves this note text as the checkpoint, whatever the entries are. */
+    showCheckpoint(note: string | undefined) {
+      shownCheckpoint = note;
+    },
+    /** Serves this consistency proof, whatever sizes are asked for. */
+    showProof(proof: string[] | undefined) {
+      shownProof = proof;
+    },
+    /** Publishes this log key in the keys document. */
+    showKey(vkey: string | undefined) {
+      shownKey = vkey;
+    },
+    /** Replaces an entry in place: history rewritten under the same log key. */
+    rewrite(index: number, kind: string, id: string, signed: object) {
+      entries[index] = { kind, id, leaf: leafDataOf(signed) };
+    },
+    size: () => entries.length,
   };
 }

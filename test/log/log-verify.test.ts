@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main.ts';
-import { createSigningKey, signingKeyFromSecret } from '../../src/giveaways/certificate-crypto.ts';
+import {
+  createSigningKey,
+  type SigningKey,
+  sealCertificate,
+  signingKeyFromSecret,
+} from '../../src/giveaways/certificate-crypto.ts';
+import { readPin } from '../../src/log/log-pin.ts';
+import { signCheckpoint } from '../../src/proof/checkpoint.ts';
+import { keyEntryBody } from '../../src/proof/log-entry.ts';
 import { verifierKey } from '../../src/proof/note.ts';
 import { draw, readyGiveaway } from '../giveaways/giveaway-helpers.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -17,6 +25,9 @@ async function tyche(args: string[], env: Record<string, string>) {
   const code = await runCli(args, { out: (l) => out.push(l), err: (l) => err.push(l), env });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
+
+const announcement = (key: SigningKey) =>
+  keyEntryBody({ kid: key.kid, publicKey: key.publicKeyRaw, createdAt: '2026-01-01T00:00:00.000Z' });
 
 const stateEnv = () => ({ XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'tyche-state-')) });
 
@@ -60,19 +71,20 @@ describe('tyche log verify on a log that lies', () => {
   const seed = randomBytes(32);
   const logKey = signingKeyFromSecret(seed);
   const origin = '127.0.0.1/fake/log';
-  let log: ReturnType<typeof fakeLog>;
-  let url: string;
   const signer = createSigningKey();
-  before(async () => {
-    log = fakeLog(origin, logKey, seed);
-    await new Promise<void>((resolve) => log.server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(log.server.address() as { port: number }).port}`;
+  const opened: ReturnType<typeof fakeLog>[] = [];
+  /** A fresh honest log of one announcement and one seal, on its own port. */
+  async function honestLog() {
+    const log = fakeLog(origin, logKey, seed);
+    opened.push(log);
     log.announce(signer);
     log.seal(signer, 's_one', 'G1', 'owner_a', 100);
-  });
-  after(() => new Promise<void>((resolve) => log.server.close(() => resolve())));
+    return { log, url: await log.listen() };
+  }
+  after(() => Promise.all(opened.map((log) => log.close())));
 
-  test('an honest start, then a seal by an unannounced key, two seals of one owner on a round, a retired key', async () => {
+  test('a seal by an unannounced key, two seals of one owner on a round, a retired key, a giveaway sealed twice', async () => {
+    const { log, url } = await honestLog();
     const env = stateEnv();
     assert.equal((await tyche(['log', 'verify', url], env)).code, 0);
 
@@ -85,16 +97,79 @@ describe('tyche log verify on a log that lies', () => {
     assert.equal(res.code, 1, res.out);
     assert.match(
       res.out,
-      /✗ Entries: 2 broken, the first at index 2: seal s_two: signed by key "[0-9a-f]{16}", which no earlier entry announces/,
+      new RegExp(
+        `✗ Entries: 2 broken, the first at index 2: seal s_two: signed by key "${stranger.kid}", which no earlier entry announces`,
+      ),
     );
-    assert.match(res.out, /entry 5: seal s_four: signed by key [0-9a-f]{16}, retired earlier in the log/);
+    assert.match(
+      res.out,
+      new RegExp(`entry 5: seal s_four: signed by key ${signer.kid}, retired earlier in the log`),
+    );
     assert.match(res.out, /owner owner_a sealed 2 giveaways on drand round 100: G1, G3/);
     assert.match(res.out, /giveaway G1 has 2 seals: s_one, s_four/);
+    assert.match(res.out, /✓ Consistency with the newest checkpoint seen before \(size 2\)/);
+
+    const json = await tyche(['log', 'verify', url, '--json'], env);
+    const report = JSON.parse(json.out);
+    assert.equal(report.valid, false);
+    assert.deepEqual(
+      report.findings
+        .filter((f: { severity: string }) => f.severity === 'entry')
+        .map((f: { index: number }) => f.index),
+      [2, 5],
+    );
   });
 
-  test('a rolled-back log and a rewritten one fail against the checkpoint seen before', async () => {
+  test('a certificate over a seal the log does not hold, and an entry logged as another kind, are named', async () => {
+    const { log, url } = await honestLog();
+    const logged = log.seal(signer, 's_two', 'G2', 'owner_b', 200);
+    log.certificate(signer, 'c_good', logged);
+    const unlogged = sealCertificate(
+      { type: 'tyche-seal-v2', seal_id: 's_ghost', giveaway: {}, beacon: {} },
+      signer,
+    );
+    log.certificate(signer, 'c_ghost', unlogged);
+    log.push(
+      'certificate',
+      's_three',
+      sealCertificate({ type: 'tyche-seal-v2', seal_id: 's_three' }, signer),
+    );
+    const res = await tyche(['log', 'verify', url], stateEnv());
+    assert.equal(res.code, 1);
+    assert.match(
+      res.out,
+      /✗ Entries: 2 broken, the first at index 4: certificate c_ghost draws from seal s_ghost, which the log does not hold as such/,
+    );
+    assert.match(res.out, /entry 5: it is logged as certificate but holds seal/);
+    assert.match(res.out, /✓ Tree: the 6 entries hash to the checkpoint's root/);
+  });
+
+  test("a checkpoint under another key, and one whose root is not the entries', fail and pin nothing", async () => {
+    const { log, url } = await honestLog();
     const env = stateEnv();
-    assert.equal((await tyche(['log', 'verify', url], env)).code, 1, 'the findings above stay');
+    const otherSeed = randomBytes(32);
+    const packedRoot = (await fetch(`${url}/log/checkpoint`).then((r) => r.text())).split('\n')[2];
+    log.showCheckpoint(
+      signCheckpoint({ origin, size: 2, root: Buffer.from(packedRoot, 'base64') }, otherSeed),
+    );
+    const forged = await tyche(['log', 'verify', url], env);
+    assert.equal(forged.code, 1);
+    assert.match(forged.out, /✗ Checkpoint: /);
+    assert.doesNotMatch(forged.err, /entries /, 'nothing is downloaded under a forged checkpoint');
+
+    log.showCheckpoint(signCheckpoint({ origin, size: 2, root: new Uint8Array(32).fill(7) }, seed));
+    const lying = await tyche(['log', 'verify', url], env);
+    assert.equal(lying.code, 1);
+    assert.match(lying.out, /✗ Tree: the 2 entries do not hash to the checkpoint's root/);
+    assert.equal(readPin(env, origin), undefined, 'a log that fails is not pinned on first use');
+    log.showCheckpoint(undefined);
+  });
+
+  test('a rolled-back log fails against --since and against the pinned checkpoint', async () => {
+    const { log, url } = await honestLog();
+    log.seal(signer, 's_two', 'G2', 'owner_b', 200);
+    const env = stateEnv();
+    assert.equal((await tyche(['log', 'verify', url], env)).code, 0);
     const saved = join(mkdtempSync(join(tmpdir(), 'tyche-since-')), 'checkpoint.txt');
     writeFileSync(saved, await (await fetch(`${url}/log/checkpoint`)).text());
     log.showSize(2);
@@ -102,8 +177,76 @@ describe('tyche log verify on a log that lies', () => {
     assert.equal(rolled.code, 1);
     assert.match(
       rolled.out,
-      /✗ Consistency with .*checkpoint\.txt \(size 6\): the log shrank from 6 entries to 2: a rollback/,
+      /✗ Consistency with .*checkpoint\.txt \(size 3\): the log shrank from 3 entries to 2: a rollback/,
     );
+    const pinned = await tyche(['log', 'verify', url], env);
+    assert.equal(pinned.code, 1);
+    assert.match(
+      pinned.out,
+      /✗ Consistency with the newest checkpoint seen before \(size 3\): the log shrank/,
+    );
+    assert.match(readPin(env, origin)?.checkpoint ?? '', /\n3\n/, 'the pin keeps the larger checkpoint');
     log.showSize(undefined);
+  });
+
+  test('history rewritten under the log key fails against the checkpoint seen before', async () => {
+    const { log, url } = await honestLog();
+    log.seal(signer, 's_two', 'G2', 'owner_b', 200);
+    const env = stateEnv();
+    assert.equal((await tyche(['log', 'verify', url], env)).code, 0);
+    const key = createSigningKey();
+    log.rewrite(1, 'key', key.kid, sealCertificate(announcement(key), logKey));
+    log.seal(signer, 's_three', 'G3', 'owner_c', 300);
+    const res = await tyche(['log', 'verify', url], env);
+    assert.equal(res.code, 1);
+    assert.match(res.out, /✓ Tree: the 4 entries hash to the checkpoint's root/);
+    assert.match(
+      res.out,
+      /✗ Consistency with the newest checkpoint seen before \(size 3\): the first 3 entries do not hash to the root of the checkpoint of size 3: the log was rewritten/,
+    );
+  });
+
+  test('entries that hold beside a consistency proof that does not: the proof is named', async () => {
+    const { log, url } = await honestLog();
+    const env = stateEnv();
+    assert.equal((await tyche(['log', 'verify', url], env)).code, 0);
+    log.seal(signer, 's_two', 'G2', 'owner_b', 200);
+    log.showProof(['00'.repeat(32)]);
+    const res = await tyche(['log', 'verify', url], env);
+    assert.equal(res.code, 1);
+    assert.match(
+      res.out,
+      /✗ Consistency with the newest checkpoint seen before \(size 2\): the entries hold, but the server's consistency proof from size 2 to 3 does not verify/,
+    );
+    log.showProof(undefined);
+    assert.equal((await tyche(['log', 'verify', url], env)).code, 0);
+  });
+
+  test('a server that shows another log key than the pinned one, or --log-key against the pin, fails', async () => {
+    const { log, url } = await honestLog();
+    const env = stateEnv();
+    assert.equal((await tyche(['log', 'verify', url], env)).code, 0);
+    const other = verifierKey(origin, createSigningKey().publicKeyRaw);
+    log.showKey(other);
+    const swapped = await tyche(['log', 'verify', url], env);
+    assert.equal(swapped.code, 1);
+    assert.match(
+      swapped.out,
+      /✗ Log key: the server's log key is not the one pinned for 127\.0\.0\.1\/fake\/log/,
+    );
+    const given = await tyche(['log', 'verify', url, '--log-key', other], env);
+    assert.equal(given.code, 1);
+    assert.match(given.out, /✗ Log key: --log-key differs from the key pinned/);
+    log.showKey(undefined);
+    assert.equal((await tyche(['log', 'verify', `${url}/log/`], env)).code, 0, 'the log URL form works too');
+  });
+
+  test('a log that cannot be read exits 3', async () => {
+    const { log, url } = await honestLog();
+    await log.close();
+    opened.pop();
+    const res = await tyche(['log', 'verify', url], stateEnv());
+    assert.equal(res.code, 3);
+    assert.match(res.err, /tyche log verify: cannot reach /);
   });
 });
