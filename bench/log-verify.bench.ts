@@ -3,17 +3,51 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../src/cli/main.ts';
-import { createSigningKey, signingKeyFromSecret } from '../src/giveaways/certificate-crypto.ts';
+import {
+  createSigningKey,
+  sealCertificate,
+  signingKeyFromSecret,
+} from '../src/giveaways/certificate-crypto.ts';
+import { leafDataOf } from '../src/proof/log-entry.ts';
 import { fakeLog } from '../test/helpers/fake-log.ts';
 import type { BenchResult } from './result.ts';
 
 const ENTRIES = 100_000;
 
-export const LOG_VERIFY_READING = `The log is served from memory on loopback: one key announcement, then seals signed by that
-key (about 350 bytes each, a third of a real seal, so parsing weighs a little less than on a real
-log; the signature check, the largest cost, is the same). The time covers the whole command: the
-checkpoint, 100 pages of 1000 entries (four requests in flight), for each entry the canonical-form,
-kind, hash and Ed25519 checks (node:crypto), the tree rebuilt and compared with the checkpoint.`;
+/** A seal with every field CONTRACT §7 gives one, so parsing and hashing weigh what they do on a real log. */
+function sealBody(i: number) {
+  const round = 1_000_000 + i;
+  return {
+    type: 'tyche-seal-v2',
+    seal_id: `s_${randomBytes(9).toString('base64url')}`,
+    giveaway: {
+      public_id: `g_${i.toString(36).padStart(8, '0')}`,
+      title: `Weekly giveaway number ${i}: three prizes for our subscribers`,
+      winners_count: 3,
+      reserve_count: 2,
+      owner: `o_${(i % 997).toString(36).padStart(6, '0')}`,
+      created_at: '2026-11-22T20:45:31.610Z',
+    },
+    entrants: { count: 1000 + (i % 5000), root: randomBytes(32).toString('hex') },
+    sealed_at: '2026-11-22T20:45:31.610Z',
+    beacon: {
+      network: 'drand',
+      chain_hash: '52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971',
+      after_round: round - 10,
+      after_randomness: randomBytes(32).toString('hex'),
+      round,
+      round_at: '2026-11-22T20:46:01.610Z',
+    },
+  };
+}
+
+export const LOG_VERIFY_READING = `The log is served from memory by a plain node:http server on loopback, in the same process as the
+command (so the serving shares its one event loop and the figure is, if anything, pessimistic):
+one key announcement, then ${(ENTRIES - 1).toLocaleString('en')} seals with every field a real seal has, signed by that key.
+The time covers the whole command: the keys document and checkpoint, 100 pages of 1000 entries
+(four requests in flight), for each entry the canonical-form, kind, hash and Ed25519 checks
+(node:crypto), the monitoring tallies, and the tree rebuilt and compared with the checkpoint.
+`;
 
 /** \`tyche log verify\` over a log of 100 000 entries (issue target: under a minute). */
 export async function benchLogVerify(): Promise<BenchResult[]> {
@@ -21,8 +55,11 @@ export async function benchLogVerify(): Promise<BenchResult[]> {
   const log = fakeLog('bench.example/log', signingKeyFromSecret(seed), seed);
   const signer = createSigningKey();
   log.announce(signer);
+  let bytes = 0;
   for (let i = 1; i < ENTRIES; i++) {
-    log.seal(signer, `s_${i}`, `G${i}`, `owner_${i % 997}`, 1_000_000 + i);
+    const seal = sealCertificate(sealBody(i), signer);
+    bytes += leafDataOf(seal).length;
+    log.push('seal', seal.seal_id, seal);
   }
   const url = await log.listen();
   const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'tyche-bench-state-')) };
@@ -38,7 +75,7 @@ export async function benchLogVerify(): Promise<BenchResult[]> {
       unit: 's',
       target: '< 60 s',
       met: seconds < 60,
-      notes: `${Math.round(ENTRIES / seconds).toLocaleString('en')} entries/s`,
+      notes: `${Math.round(ENTRIES / seconds).toLocaleString('en')} entries/s; seals of ${Math.round(bytes / (ENTRIES - 1))} bytes on average`,
     },
   ];
 }

@@ -39,9 +39,12 @@ const cpu = cpus();
 const machine = `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM (${(freemem() / 2 ** 30).toFixed(0)} GiB free at start), ${platform()} ${release()}, Node ${process.version}`;
 const today = new Date().toISOString().slice(0, 10);
 
+/** `log-verify` and `log verify` name the same suite. */
+const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+
 const sections: { title: string; text: string }[] = [];
 for (const suite of suites) {
-  if (only && !suite.title.toLowerCase().includes(only.toLowerCase())) continue;
+  if (only && !slug(suite.title).includes(slug(only))) continue;
   process.stderr.write(`bench: ${suite.title}\n`);
   const results = await suite.run();
   for (const r of results)
