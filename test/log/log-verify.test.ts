@@ -15,7 +15,14 @@ import { readPin } from '../../src/log/log-pin.ts';
 import { signCheckpoint } from '../../src/proof/checkpoint.ts';
 import { keyEntryBody } from '../../src/proof/log-entry.ts';
 import { verifierKey } from '../../src/proof/note.ts';
-import { draw, readyGiveaway } from '../giveaways/giveaway-helpers.ts';
+import type { Seal } from '../../src/proof/v2-types.ts';
+import { addParticipants, draw, people, readyGiveaway } from '../giveaways/giveaway-helpers.ts';
+import {
+  createVerifiable,
+  seal,
+  startVerifiableApp,
+  type VerifiableApp,
+} from '../giveaways/verifiable-helpers.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { fakeLog } from '../helpers/fake-log.ts';
 
@@ -64,6 +71,50 @@ describe('tyche log verify on a real log', () => {
     const res = await tyche(['log', 'verify', url, '--log-key', stranger], stateEnv());
     assert.equal(res.code, 1);
     assert.match(res.out, /✗ Checkpoint: /);
+  });
+});
+
+describe('tyche log verify on a real log of verifiable draws', () => {
+  let t: VerifiableApp;
+  let url: string;
+  before(async () => {
+    t = await startVerifiableApp();
+    url = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  after(() => t.close());
+
+  const sealed = async (key: string) => {
+    const id = await createVerifiable(t, key);
+    await addParticipants(t, key, id, people(5));
+    const res = await seal(t, key, id);
+    assert.equal(res.statusCode, 200, res.body);
+    return { id, seal: res.json().seal as Seal };
+  };
+
+  test('seals and their certificates hold; one owner sealing twice on one round is reported', async () => {
+    const key = await t.key();
+    const first = await sealed(key);
+    t.reachRound(first.seal.beacon.round);
+    await t.runner.runDue();
+    const g = await t.app.inject({ url: `/g/${first.id}.json` });
+    assert.equal(typeof g.json().certificate_log_index, 'number', 'the draw was logged');
+    const env = stateEnv();
+    const clean = await tyche(['log', 'verify', url], env);
+    assert.equal(clean.code, 0, clean.out);
+    assert.match(clean.out, /✓ Entries: every entry is canonical/);
+    assert.match(clean.out, /✓ Monitoring: no giveaway sealed twice/);
+
+    const [a, b] = [await sealed(key), await sealed(key)];
+    assert.equal(a.seal.beacon.round, b.seal.beacon.round, 'both seals commit to one round');
+    const res = await tyche(['log', 'verify', url], env);
+    assert.equal(res.code, 1, res.out);
+    assert.match(res.out, /✓ Entries: /);
+    assert.ok(
+      res.out.includes(
+        `owner ${a.seal.giveaway.owner} sealed 2 giveaways on drand round ${a.seal.beacon.round}: ${a.id}, ${b.id}`,
+      ),
+      res.out,
+    );
   });
 });
 
