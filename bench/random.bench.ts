@@ -210,42 +210,51 @@ between runs; the ratios move less.
 req/s against the reference's 11 783 (0.04), p99 50 ms; \`/random/bytes\` 0.43 of \`/me\`; on
 PostgreSQL 287 req/s (0.02), p99 118 ms, and bytes 0.42 of \`/me\`. Each of the 100 values had its
 own UUID, SHA-256 seed, ChaCha20 stream and row, and every statement was built by Kysely per
-request. CPU profile of the SQLite server under \`count=100\` (self time):
+request. Top self-time entries of the SQLite server's CPU profile under \`count=100\`
+(\`BENCH_CPU_PROF=<dir> npm run bench -- random\`), before and after:
 
 | before | function | after | function |
 |---|---|---|---|
-| 16.6% | SQLite \`run\` (100-row insert) | 12.4% | \`writeUtf8String\` (request log to stdout) |
-| 12.1% | \`randomFillSync\` (entropy per value) | 7.0% | SQLite \`all\` (key read, limit count) |
-| 7.0% | garbage collector | 6.1% | idle |
-| 6.3% | SQLite \`all\` | 6.0% | SQLite \`run\` (record, group commit) |
-| 3.3% | Kysely \`parseRowValues\` | 5.3% | \`writeString\` (response) |
-| 3.3% | SHA-256 \`digest\` (seed per value) | 4.3% | garbage collector |
-| 3.0% | \`createChaChaStream\` (per value) | 3.4% | fast-json-stringify \`asInteger\` |
-| 2.8% | \`keystreamBlocks\` | 3.1% | response serializer |
-| 2.3% | SHA-256 \`update\` | 1.6% | fast-json-stringify \`escapeStringLoop\` |
-| 2.3% | ChaCha20 \`quarter\` | 1.3% | \`int\` (all 100 values) |
+| 16.6% | SQLite \`run\` (100-row insert) | 12.2% | \`writeUtf8String\` (response to the socket) |
+| 12.1% | \`randomFillSync\` (entropy per value) | 8.6% | SQLite \`all\` (key read, limit count) |
+| 7.0% | garbage collector | 8.0% | idle |
+| 6.3% | SQLite \`all\` | 7.9% | SQLite \`run\` (record, group commit) |
+| 3.3% | Kysely \`parseRowValues\` | 4.4% | garbage collector |
+| 3.3% | SHA-256 \`digest\` (seed per value) | 4.0% | \`writeString\` (request log, to stdout) |
+| 3.0% | \`createChaChaStream\` (per value) | 3.8% | fast-json-stringify \`asInteger\` |
+| 2.8% | \`keystreamBlocks\` | 2.5% | response serializer |
+| 2.3% | SHA-256 \`update\` | 2.3% | (program) |
+| 2.3% | ChaCha20 \`quarter\` | 1.7% | fast-json-stringify \`escapeStringLoop\` |
+
+The whole of \`int\` (100 values, ids, record) is 1.4% after; no hash, cipher or CSPRNG entry
+is left in the top twelve.
 
 **After**: one record per request names its ids (a version 7 UUID base whose last byte numbers
 the value), one seed and one @noble/ciphers ChaCha20 call per request, system entropy drawn 64
 KiB at a time, the key read, limit count and record built once and prepared (named statements
 on PostgreSQL), and the counts and records that reach the store in one event-loop turn committed
 together. The randomness of a \`count=100\` request now costs about 10 µs in all (measured on
-the service alone), less than its JSON. Across runs on SQLite \`count=100\` served 0.42–0.47 of the
-reference (2 600–4 600 req/s, 5–9× before) with p99 8–14 ms, and \`/random/bytes\` 0.62–0.83 of
-\`/me\`; the run that met the bytes target and the p99 target had the machine otherwise idle.
+the service alone), less than its JSON. Across three runs of the final code on SQLite,
+\`count=100\` served 0.43–0.47 of the reference (2 600–4 700 req/s, 5–9× before) with p99 8–14 ms,
+and \`/random/bytes\` 0.62–1.06 of \`/me\`; the runs that met the bytes and p99 targets had the
+machine otherwise quiet.
 
 **What limits the rest.** With the per-value work gone, the top of the profile is what every
-request pays: the request log (two synchronous JSON lines per request into a pipe, 10–12% of the
-server's time, \`writeUtf8String\`), the two SQLite statements every counted request needs (key
-read and limit count, 7–11%) and the record (6–10%), the response write and its serializer.
-The int target is missed by 0.03–0.08 of the reference (about 250–700 req/s here): logging
-successful requests asynchronously or at \`warn\` would move it past 0.5, which is the HTTP
-layer's choice, not the randomness engine's. The bytes target (at most 40% above \`/me\`) leaves
-about 50 µs for the limit count, the record and the randomness; group commit brings the two
-writes near that on SQLite, so it is met on a quiet machine and missed by up to 0.08 on a busy one.
+request pays: writing the response to the socket (\`writeUtf8String\`, about 12%, which the
+reference pays as well), the two SQLite statements every counted request needs (key read and
+limit count, 7–11%) and the record (6–10%), the request log (two JSON lines per request written
+synchronously to a pipe: \`writeString\` 4–5% plus pino's serialisation), garbage collection and
+the response serializer (fast-json-stringify, about 8% for 100 integers and 100 ids). The int
+target is missed by 0.03–0.07 of the reference (about 300–420 req/s here). What would move it:
+an asynchronous log destination (about 5–7% of the server's time; the HTTP layer's choice) and a
+hand-built JSON body for \`/random/int\` (ids and integers need no escaping; about 3%). The bytes
+target (at most 40% above \`/me\`) leaves about 50 µs for the limit count, the record and the
+randomness; group commit brings the two writes near that on SQLite, so it is met on a quiet
+machine and missed by up to 0.08 on a busy one.
 
-**PostgreSQL** (two server processes on one database) stays far from the targets: 0.10–0.18 of
-the reference for \`count=100\` and 0.27–0.43 of \`/me\` for bytes (2–4× before), p99 21–58 ms. A
+**PostgreSQL** (two server processes on one database) stays far from the targets: 0.07–0.12 of
+the reference for \`count=100\` (630–1 180 req/s, 2–4× before) with p99 21–58 ms, and 0.31–0.43
+of \`/me\` for bytes (820–1 380 req/s against 971 before, while \`/me\` itself got faster). A
 round trip to the server costs about 180 µs here and a durable commit about 370 µs, and the
 servers, the database and the load generator share two cores: \`/me\` needs two reads, a counted
 request one read and two writes, each write a commit (grouped per process into one transaction
