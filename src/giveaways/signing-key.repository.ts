@@ -10,6 +10,17 @@ export type KeyOrigin = 'generated' | 'configured';
  */
 export type KeyAnnouncer = (trx: Kysely<Database>, row: SigningKeyRow, retired: boolean) => Promise<unknown>;
 
+/** Inserts the key unless its kid is stored; true when this call stored it. */
+async function insertIfAbsent(trx: Kysely<Database>, row: SigningKeyRow): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('signing_keys')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returning('kid')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
 export function createSigningKeyRepository(db: Kysely<Database>, announce: KeyAnnouncer) {
   return {
     async all(): Promise<SigningKeyRow[]> {
@@ -28,13 +39,7 @@ export function createSigningKeyRepository(db: Kysely<Database>, announce: KeyAn
     /** Loses silently to a concurrent insert of another generated key (one active at a time). */
     async insertGenerated(row: SigningKeyRow): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        const inserted = await trx
-          .insertInto('signing_keys')
-          .values(row)
-          .onConflict((oc) => oc.doNothing())
-          .returning('kid')
-          .executeTakeFirst();
-        if (inserted) await announce(trx, row, false);
+        if (await insertIfAbsent(trx, row)) await announce(trx, row, false);
       });
     },
 
@@ -43,12 +48,7 @@ export function createSigningKeyRepository(db: Kysely<Database>, announce: KeyAn
       await db.transaction().execute(async (trx) => {
         // Each write reports whether this transaction made the change, so processes starting
         // together announce the key once.
-        const inserted = await trx
-          .insertInto('signing_keys')
-          .values(row)
-          .onConflict((oc) => oc.doNothing())
-          .returning('kid')
-          .executeTakeFirst();
+        const inserted = await insertIfAbsent(trx, row);
         const revived = inserted
           ? undefined
           : await trx

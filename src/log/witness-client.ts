@@ -6,7 +6,12 @@ import {
   parseSizeAnswer,
   SIZE_CONTENT_TYPE,
 } from '../proof/witness-protocol.ts';
-import type { WitnessAnswer } from './witness-job.ts';
+
+/** What a witness answered one add-checkpoint (c2sp.org/tlog-witness). */
+export type WitnessAnswer =
+  | { status: 'cosigned'; signatures: NoteSignature[] }
+  | { status: 'conflict'; size: number }
+  | { status: 'failed'; reason: string };
 
 export interface WitnessRequest {
   /** The witness's submission prefix; `/add-checkpoint` is appended. */

@@ -5,21 +5,9 @@ import { backoffMs } from '../jobs/job-runner.ts';
 import { verifyCosignature } from '../proof/cosignature.ts';
 import { formatSignatureLine, type NoteSignature, type VerifierKey } from '../proof/note.ts';
 import type { LogService } from './log.service.ts';
+import type { WitnessAnswer, WitnessRequest } from './witness-client.ts';
 
-/** What a witness answered one add-checkpoint (c2sp.org/tlog-witness). */
-export type WitnessAnswer =
-  | { status: 'cosigned'; signatures: NoteSignature[] }
-  | { status: 'conflict'; size: number }
-  | { status: 'failed'; reason: string };
-
-export type SubmitToWitness = (request: {
-  url: string;
-  witnessKey: VerifierKey;
-  oldSize: number;
-  proof: Uint8Array[];
-  note: string;
-  timeoutMs: number;
-}) => Promise<WitnessAnswer>;
+export type SubmitToWitness = (request: WitnessRequest) => Promise<WitnessAnswer>;
 
 /** c2sp.org/tlog-witness asks clients to give a witness time; a dead one must not hold the queue long. */
 const TIMEOUT_MS = 15_000;
