@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
-import type { LogService, SealWitness } from '../log/log.service.ts';
+import type { LogService } from '../log/log.service.ts';
 import type { Seal } from '../proof/v2-types.ts';
 import type { OperationContext, RandomService } from '../randomness/random.service.ts';
 import type { Database } from '../store/schema.ts';
@@ -14,20 +14,14 @@ import {
   type Giveaway,
   type GiveawaySummary,
   giveawayOf,
-  type PublishedCertificate,
   summaryOf,
 } from './giveaway.views.ts';
 import { decodeListCursor, encodeListCursor } from './giveaway-cursor.ts';
 import { createDrawer, type DrawnEvent } from './giveaway-draw.ts';
 import { createSealedDrawer } from './giveaway-draw-v2.ts';
-import {
-  type AnyDrawResponse,
-  type DrawOutcome,
-  drawnEventOf,
-  drawnResponseOf,
-  type LoggedDrawResponse,
-} from './giveaway-draw-views.ts';
+import { type DrawOutcome, drawnEventOf, drawnResponseOf } from './giveaway-draw-views.ts';
 import { checkNewGiveaway, type NewGiveawayInput } from './giveaway-input.ts';
+import { createLogViews } from './giveaway-log-views.ts';
 import { createSealer, SEAL_JOB, sealJobKey } from './giveaway-seal.ts';
 import { giveawayRepositories, giveawayUnitOfWork } from './giveaway-store.ts';
 import { isCertificateId, isPublicId, newPublicId } from './ids.ts';
@@ -101,6 +95,7 @@ export function createGiveawayService(deps: Deps) {
   const repos = giveawayRepositories(db, transparency);
   const { giveaways, participants, seals, operations } = repos;
   const uow = giveawayUnitOfWork(db, transparency);
+  const logViews = createLogViews({ giveaways, transparency });
   const draw = createDrawer({
     ...deps,
     giveaways,
@@ -161,26 +156,6 @@ export function createGiveawayService(deps: Deps) {
     return row ? (JSON.parse(row.body) as AnyCertificate) : undefined;
   }
 
-  /**
-   * The certificate as published: the signed object plus, beside it, its log index and, for v2,
-   * its seal's index and witnessed checkpoint (CONTRACT §8), which no signature covers.
-   */
-  async function publishedCertificate(id: string): Promise<PublishedCertificate | undefined> {
-    if (!isCertificateId(id)) return undefined;
-    const row = await giveaways.findCertificate(id);
-    if (!row) return undefined;
-    const certificate = JSON.parse(row.body) as AnyCertificate;
-    const published: PublishedCertificate = {
-      ...certificate,
-      log_index: await transparency.indexOf('certificate', id),
-    };
-    if ('seal' in certificate) {
-      published.seal_log_index = await transparency.indexOf('seal', certificate.seal.seal_id);
-      if (row.seal_witness !== null) published.seal_witness = JSON.parse(row.seal_witness) as SealWitness;
-    }
-    return published;
-  }
-
   async function sealOf(row: GiveawayRow): Promise<Seal | undefined> {
     if (row.status === 'active' || row.draw_mode !== 'verifiable') return undefined;
     const found = await seals.find(row.id);
@@ -197,13 +172,6 @@ export function createGiveawayService(deps: Deps) {
       sealLogIndex: seal ? await transparency.indexOf('seal', seal.seal_id) : null,
     });
   };
-
-  /** A draw's 200 with the log indices of its certificate (and seal) beside it. */
-  async function withLogIndices(body: AnyDrawResponse): Promise<LoggedDrawResponse> {
-    const log_index = await transparency.indexOf('certificate', body.certificate_id);
-    if (body.algorithm !== 'tyche-draw-v2') return { ...body, log_index };
-    return { ...body, log_index, seal_log_index: await transparency.indexOf('seal', body.seal.seal_id) };
-  }
 
   /** Entries into an active giveaway, refused with the right code once it is sealed or drawn. */
   async function enter(row: GiveawayRow, list: ParticipantInput[]) {
@@ -321,14 +289,17 @@ export function createGiveawayService(deps: Deps) {
       if (row.draw_mode !== 'verifiable') {
         const { response, event } = await draw(ctx, row);
         notify(event);
-        return { status: 200, body: await withLogIndices(response) };
+        return { status: 200, body: await logViews.withLogIndices(response) };
       }
       const result = await verifiable.drawCall(ctx, row);
       const now = (await giveaways.findById(row.id)) ?? row;
       if (result.kind === 'pending') {
         return { status: 202, giveaway: await full(now), retryAfterSeconds: result.retryAfterSeconds };
       }
-      return { status: 200, body: await withLogIndices(drawnResponseOf(result.draw, deps.publicBaseUrl)) };
+      return {
+        status: 200,
+        body: await logViews.withLogIndices(drawnResponseOf(result.draw, deps.publicBaseUrl)),
+      };
     },
 
     /** Closes entries now and commits to a future drand round, without waiting for it. */
@@ -388,7 +359,7 @@ export function createGiveawayService(deps: Deps) {
 
     certificates: {
       /** The sealed certificate as issued, for the public verification pages. */
-      get: publishedCertificate,
+      get: logViews.publishedCertificate,
     },
   };
 }
