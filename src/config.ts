@@ -25,6 +25,8 @@ const fields = {
   DRAND_CHAIN: drandChain(),
   TYCHE_DRAW_WAIT_MS: integer(10_000, 0, 120_000),
   TYCHE_SEAL_DELAY_ROUNDS: integer(10, 2, 10_000),
+  TYCHE_WEBHOOK_RETRY_S: secondsList('5,300,1800,7200,18000,36000,36000'),
+  TYCHE_WEBHOOK_ALLOW_PRIVATE: boolean(false),
   TYCHE_WITNESSES: pairList('url'),
   TYCHE_WITNESS_LOGS: pairList('origin'),
   WITNESS_NAME: optional(/^[^\s+]+$/, 'a key name without spaces or "+"'),
@@ -115,6 +117,27 @@ function oneOf<T extends string>(fallback: T, allowed: readonly T[]) {
     if (raw === undefined) return fallback;
     if (!allowed.includes(raw as T)) fail(name, raw, `one of ${allowed.join(', ')}`);
     return raw as T;
+  };
+}
+
+function boolean(fallback: boolean) {
+  return (name: string, raw: string | undefined): boolean => {
+    if (raw === undefined) return fallback;
+    if (raw !== 'true' && raw !== 'false') fail(name, raw, 'true or false');
+    return raw === 'true';
+  };
+}
+
+/** A comma list of whole seconds, e.g. the delays before each webhook retry; may be empty. */
+function secondsList(fallback: string) {
+  return (name: string, raw: string | undefined): readonly number[] => {
+    const value = raw ?? fallback;
+    if (value.trim() === '') return [];
+    const parts = value.split(',').map((part) => part.trim());
+    if (parts.some((p) => !/^[0-9]{1,9}$/.test(p))) {
+      fail(name, value, 'a comma list of whole seconds, e.g. 5,300,1800');
+    }
+    return parts.map(Number);
   };
 }
 

@@ -65,6 +65,16 @@ export const ERROR_CODES = {
     title: 'Not sealed yet',
     help: "Inclusion proofs exist once the entrant list is sealed; retry after the seal (see the giveaway's `ends_at`).",
   },
+  idempotency_key_in_progress: {
+    status: 409,
+    title: 'Idempotency key in progress',
+    help: 'A request with this `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response.',
+  },
+  webhook_limit_reached: {
+    status: 409,
+    title: 'Webhook limit reached',
+    help: 'An account has at most 10 webhook endpoints; delete one before adding another.',
+  },
   payload_too_large: { status: 413, title: 'Payload too large', help: 'The request body exceeds 1 MiB.' },
   unsupported_media_type: {
     status: 415,
@@ -75,6 +85,11 @@ export const ERROR_CODES = {
     status: 422,
     title: 'Invalid type',
     help: 'A value cannot be read as its declared type (for example `1.5` or `abc` where an integer is expected, or an integer beyond ±2^53−1).',
+  },
+  idempotency_key_reused: {
+    status: 422,
+    title: 'Idempotency key reused',
+    help: 'This `Idempotency-Key` was already used with another method, path or body; use a new key for a new request.',
   },
   daily_limit_exceeded: {
     status: 429,
