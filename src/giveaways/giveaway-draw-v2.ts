@@ -36,6 +36,8 @@ interface Deps {
   repos: GiveawayRepositories;
   signer: Signer;
   clock: Clock;
+  /** The seal's entry in the transparency log, for the giveaway.drawn event. */
+  sealLogIndex(sealId: string): Promise<number | null>;
   /** The checkpoint that witnessed the seal before its round, read before the draw's transaction. */
   sealWitness(sealId: string, roundAt: number): Promise<SealWitness | null>;
 }
@@ -86,6 +88,7 @@ export function createSealedDrawer(deps: Deps) {
       const picks = pickV2(seed, n, seal.giveaway.winners_count, seal.giveaway.reserve_count, fastSha256);
       const key = await signer.current();
       const witness = await deps.sealWitness(seal.seal_id, Number(sealRow.round_at));
+      const sealLogIndex = await deps.sealLogIndex(seal.seal_id);
       const certificateId = newCertificateId();
       const requestId = drawRequestId(certificateId);
       const drawnAt = clock.now();
@@ -129,6 +132,8 @@ export function createSealedDrawer(deps: Deps) {
           seal_witness: witness === null ? null : JSON.stringify(witness),
         });
         await trx.log('certificate', certificateId, signed, drawnAt.getTime());
+        const drawnRow = await trx.giveaways.findById(giveawayId);
+        if (drawnRow) await trx.events.drawn(drawnRow, signed, drawnAt.getTime(), seal, sealLogIndex);
         await trx.operations.insertMany([
           {
             request_id: requestId,

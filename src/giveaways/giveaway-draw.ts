@@ -10,6 +10,7 @@ import { type Certificate, certificateBody, R_BYTES, randomnessOf, sha256 } from
 import { sealCertificate } from './certificate-crypto.ts';
 import type { GiveawayRepository, GiveawayRow } from './giveaway.repository.ts';
 import { verifyUrlOf, type Winner, winnersOf } from './giveaway.views.ts';
+import type { GiveawayEvents } from './giveaway-events.ts';
 import type { LogAppend } from './giveaway-store.ts';
 import { newCertificateId } from './ids.ts';
 import type { ParticipantRepository } from './participant.repository.ts';
@@ -47,6 +48,8 @@ interface Deps {
   publicBaseUrl: string;
   /** The transparency log, bound to a transaction's handle. */
   logIn(trx: Kysely<Database>): LogAppend;
+  /** The webhook events, bound to a transaction's handle. */
+  eventsIn(trx: Kysely<Database>): Pick<GiveawayEvents, 'drawn'>;
 }
 
 export const alreadyDrawn = () =>
@@ -111,6 +114,13 @@ export function createDrawer(deps: Deps) {
       );
       await deps.logIn(trx)('certificate', certificateId, sealed, drawnAt.getTime());
       await operations.insertMany(random.rows(ctx, [op]), trx);
+      const drawnRow = {
+        ...row,
+        status: 'completed',
+        drawn_at: drawnAt.getTime(),
+        certificate_id: certificateId,
+      };
+      await deps.eventsIn(trx).drawn(drawnRow, sealed, drawnAt.getTime());
       return sealed;
     });
 

@@ -82,7 +82,7 @@ export function createSealer(deps: Deps) {
     const key = await signer.current();
     const owner = await deps.owners.ownerPseudonym(row.account_id, newOwnerPseudonym());
 
-    return uow.run(async ({ giveaways, participants, seals, jobs, log }) => {
+    return uow.run(async ({ giveaways, participants, seals, jobs, log, events }) => {
       const sealedAt = clock.now().getTime();
       if (!(await giveaways.seal(row.id, sealedAt))) throw notActive(await giveaways.findById(row.id));
       const tree = buildEntrantTree(await participants.leafHashesInOrder(row.id));
@@ -130,7 +130,9 @@ export function createSealer(deps: Deps) {
         created_at: sealedAt,
       };
       await seals.insert(sealRow);
-      await log('seal', body.seal_id, signed, sealedAt);
+      const logIndex = await log('seal', body.seal_id, signed, sealedAt);
+      const sealedRow = { ...row, status: 'sealed', sealed_at: sealedAt, participants_count: tree.count };
+      await events.sealed(sealedRow, signed, logIndex, sealedAt);
       const payload: DrawJobPayload = { giveawayId: row.id, context };
       await jobs.enqueue({ kind: DRAW_JOB, key: drawJobKey(row.public_id), runAt: roundAt, payload });
       return sealRow;

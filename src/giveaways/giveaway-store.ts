@@ -4,7 +4,9 @@ import type { LogService } from '../log/log.service.ts';
 import { createOperationRepository } from '../randomness/operation.repository.ts';
 import type { Database } from '../store/schema.ts';
 import { createUnitOfWork, type UnitOfWork } from '../store/unit-of-work.ts';
+import { createOutbox } from '../webhooks/outbox.ts';
 import { createGiveawayRepository } from './giveaway.repository.ts';
+import { createGiveawayEvents } from './giveaway-events.ts';
 import { createParticipantRepository } from './participant.repository.ts';
 import { createSealRepository } from './seal.repository.ts';
 
@@ -18,9 +20,14 @@ export type LogAppend = (
 
 /**
  * Every repository a giveaway's life writes to, bound to one handle (the pool or a transaction),
- * the transparency log among them: a seal or certificate is logged in the transaction storing it.
+ * the transparency log among them: a seal or certificate is logged in the transaction storing it,
+ * and the webhook events it causes are recorded there too.
  */
-export function giveawayRepositories(handle: Kysely<Database>, transparency: LogService) {
+export function giveawayRepositories(
+  handle: Kysely<Database>,
+  transparency: LogService,
+  publicBaseUrl: string,
+) {
   const log: LogAppend = (kind, id, signed, at) => transparency.appendSigned(handle, kind, id, signed, at);
   return {
     log,
@@ -29,11 +36,16 @@ export function giveawayRepositories(handle: Kysely<Database>, transparency: Log
     seals: createSealRepository(handle),
     jobs: createJobRepository(handle),
     operations: createOperationRepository(handle),
+    events: createGiveawayEvents(createOutbox(handle), publicBaseUrl),
   };
 }
 
 export type GiveawayRepositories = ReturnType<typeof giveawayRepositories>;
 export type GiveawayUnitOfWork = UnitOfWork<GiveawayRepositories>;
 
-export const giveawayUnitOfWork = (db: Kysely<Database>, transparency: LogService): GiveawayUnitOfWork =>
-  createUnitOfWork(db, (handle) => giveawayRepositories(handle, transparency));
+export const giveawayUnitOfWork = (
+  db: Kysely<Database>,
+  transparency: LogService,
+  publicBaseUrl: string,
+): GiveawayUnitOfWork =>
+  createUnitOfWork(db, (handle) => giveawayRepositories(handle, transparency, publicBaseUrl));

@@ -92,22 +92,26 @@ function closed(status: string | undefined): AppError {
 export function createGiveawayService(deps: Deps) {
   const { db, clock } = deps;
   const { transparency } = deps;
-  const repos = giveawayRepositories(db, transparency);
+  const repos = giveawayRepositories(db, transparency, deps.publicBaseUrl);
   const { giveaways, participants, seals, operations } = repos;
-  const uow = giveawayUnitOfWork(db, transparency);
+  const uow = giveawayUnitOfWork(db, transparency, deps.publicBaseUrl);
+  const eventsIn = (trx: Kysely<Database>) =>
+    giveawayRepositories(trx, transparency, deps.publicBaseUrl).events;
   const logViews = createLogViews({ giveaways, transparency });
   const draw = createDrawer({
     ...deps,
     giveaways,
     participants,
     operations,
-    logIn: (trx) => giveawayRepositories(trx, transparency).log,
+    logIn: (trx) => giveawayRepositories(trx, transparency, deps.publicBaseUrl).log,
+    eventsIn,
   });
   const sealer = createSealer({ ...deps, uow });
   const drawer = createSealedDrawer({
     ...deps,
     uow,
     repos,
+    sealLogIndex: (sealId) => transparency.indexOf('seal', sealId),
     sealWitness: async (sealId, roundAt) => {
       const index = await transparency.indexOf('seal', sealId);
       return index === null ? null : transparency.sealWitness(index, roundAt);
@@ -176,7 +180,7 @@ export function createGiveawayService(deps: Deps) {
   /** Entries into an active giveaway, refused with the right code once it is sealed or drawn. */
   async function enter(row: GiveawayRow, list: ParticipantInput[]) {
     if (row.status !== 'active') throw closed(row.status);
-    const added = await addParticipants({ db, giveaways, participants, clock }, row, list);
+    const added = await addParticipants({ db, giveaways, participants, clock, eventsIn }, row, list);
     if (!added) throw closed((await giveaways.findById(row.id))?.status);
     return added;
   }

@@ -6,6 +6,7 @@ import { entrantLeafHash, SALT_BYTES } from '../proof/entrant-leaf.ts';
 import type { Database } from '../store/schema.ts';
 import { sha256 } from './certificate.ts';
 import type { GiveawayRepository, GiveawayRow } from './giveaway.repository.ts';
+import type { GiveawayEvents } from './giveaway-events.ts';
 import type { ParticipantRepository, ParticipantRow } from './participant.repository.ts';
 
 export interface ParticipantInput {
@@ -46,6 +47,8 @@ export async function addParticipants(
     giveaways: GiveawayRepository;
     participants: ParticipantRepository;
     clock: Clock;
+    /** The webhook events of the transaction: one participant.joined per new entrant. */
+    eventsIn: (trx: Kysely<Database>) => Pick<GiveawayEvents, 'joined'>;
   },
   giveaway: GiveawayRow,
   list: ParticipantInput[],
@@ -77,6 +80,7 @@ export async function addParticipants(
     if (fresh.length > 0) {
       await deps.participants.insertMany(fresh, trx);
       await deps.giveaways.setParticipantsCount(giveaway.id, last, trx);
+      await deps.eventsIn(trx).joined({ ...giveaway, participants_count: last }, fresh);
     }
     return {
       added: fresh.length,

@@ -8,6 +8,7 @@ import * as verifiableDraws from './006-verifiable-draws.ts';
 import * as transparencyLog from './007-transparency-log.ts';
 import * as logKeysAndWitnesses from './008-log-keys-and-witnesses.ts';
 import * as operationRecords from './009-operation-records.ts';
+import * as webhooksAndIdempotency from './010-webhooks-and-idempotency.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the order is reviewed in
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '007-transparency-log': transparencyLog,
   '008-log-keys-and-witnesses': logKeysAndWitnesses,
   '009-operation-records': operationRecords,
+  '010-webhooks-and-idempotency': webhooksAndIdempotency,
 };
 
 export const migrationProvider: MigrationProvider = {
