@@ -52,6 +52,17 @@ export async function startServer(config: Config, logger = createLogger(config))
       handlers: services.jobHandlers,
       log: logger.child({ component: 'jobs' }),
     });
+    // Webhook attempts have a queue of their own (the outbox), claimed in the same way as jobs.
+    const deliveryRunner = createJobRunner({
+      jobs: services.webhookDelivery.queue,
+      clock: services.clock,
+      handlers: services.webhookDelivery.handlers,
+      pollMs: 500,
+      leaseMs: 60_000,
+      batch: 20,
+      log: logger.child({ component: 'webhooks' }),
+    });
+    services.webhooks.setWake(() => deliveryRunner.wake());
     const telegram = botInfo
       ? createTelegram(botInfo, { config, store, ...services, log: logger.child({ component: 'bot' }) })
       : undefined;
@@ -63,6 +74,7 @@ export async function startServer(config: Config, logger = createLogger(config))
     logger.info({ url, store: store.dialect, location: store.location }, 'tyche is serving');
     telegram?.start();
     runner.start();
+    deliveryRunner.start();
     if (telegram) logger.info({ bot: botInfo?.username, mode: telegram.mode }, 'telegram bot started');
     let stopping: Promise<void> | undefined;
     return {
@@ -73,6 +85,7 @@ export async function startServer(config: Config, logger = createLogger(config))
         stopping ??= (async () => {
           await telegram?.stop();
           await runner.stop();
+          await deliveryRunner.stop();
           await app.close();
           await telegram?.drainNotices();
           await store.close();

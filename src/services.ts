@@ -1,4 +1,4 @@
-import { Registry } from 'prom-client';
+import { Counter, Registry } from 'prom-client';
 import { createAccountRepository } from './accounts/account.repository.ts';
 import { createAccountService } from './accounts/account.service.ts';
 import { createQuotaService } from './accounts/quota.service.ts';
@@ -17,6 +17,10 @@ import { createOperationRepository } from './randomness/operation.repository.ts'
 import { createRandomService } from './randomness/random.service.ts';
 import { createRandomnessFromConfig, type RandomnessTuning } from './randomness/randomness.setup.ts';
 import type { Store } from './store/store.ts';
+import { createDeliveryRepository, DELIVERY_KIND } from './webhooks/delivery.repository.ts';
+import { createDeliveryHandler } from './webhooks/delivery-handler.ts';
+import { createWebhookService } from './webhooks/webhook.service.ts';
+import { createSender, type SendDelivery } from './webhooks/webhook-sender.ts';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -31,7 +35,12 @@ export interface ServiceOptions {
   log?: { warn(obj: object, msg: string): void };
   /** How checkpoints reach witnesses: HTTP per c2sp.org/tlog-witness unless a test gives its own. */
   submitToWitness?: SubmitToWitness;
+  /** How webhook attempts are sent: HTTP with the SSRF guard unless a test gives its own. */
+  sendWebhook?: SendDelivery;
 }
+
+/** CONTRACT §9: an attempt without a 2xx within this time has failed. */
+export const WEBHOOK_TIMEOUT_MS = 15_000;
 
 /**
  * The services every entry point shares (HTTP, bot, CLI), each given exactly the
@@ -97,9 +106,50 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     clock,
     log: options.log ?? { warn: () => {} },
   });
+  const deliveries = createDeliveryRepository(store.db);
+  const webhooks = createWebhookService({
+    db: store.db,
+    deliveries,
+    clock,
+    allowPrivate: config.TYCHE_WEBHOOK_ALLOW_PRIVATE,
+  });
+  const failedDeliveries = new Counter({
+    name: 'tyche_webhook_deliveries_failed_total',
+    help: 'Webhook deliveries given up after their last retry, by event',
+    labelNames: ['event'] as const,
+    registers: options.registry ? [options.registry] : [],
+  });
+  /** The outbox's queue and the handler of one attempt, for a job runner of their own. */
+  const webhookDelivery = {
+    queue: deliveries,
+    handlers: {
+      [DELIVERY_KIND]: createDeliveryHandler({
+        deliveries,
+        send:
+          options.sendWebhook ??
+          createSender({ timeoutMs: WEBHOOK_TIMEOUT_MS, allowPrivate: config.TYCHE_WEBHOOK_ALLOW_PRIVATE }),
+        clock,
+        retryDelaysS: config.TYCHE_WEBHOOK_RETRY_S,
+        onFailed: (event) => failedDeliveries.inc({ event }),
+      }),
+    },
+  };
   /** Every kind of promised background work, for the job runner. */
   const jobHandlers = { ...giveaways.jobHandlers, [WITNESS_JOB]: witness };
-  return { accounts, quota, clock, cascade, random, signer, giveaways, jobs, transparency, jobHandlers };
+  return {
+    accounts,
+    quota,
+    clock,
+    cascade,
+    random,
+    signer,
+    giveaways,
+    jobs,
+    transparency,
+    jobHandlers,
+    webhooks,
+    webhookDelivery,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

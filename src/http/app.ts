@@ -12,6 +12,7 @@ import type { RandomService } from '../randomness/random.service.ts';
 import type { Store } from '../store/store.ts';
 import { giveawayPublicRoutes } from '../verify/giveaway-public.routes.ts';
 import { type CertificateLookup, verifyRoutes } from '../verify/verify.routes.ts';
+import type { WebhookService } from '../webhooks/webhook.service.ts';
 import { protectRoutes } from './auth.ts';
 import { parseJsonBody } from './json-body.ts';
 import { trackRoutes } from './method-not-allowed.ts';
@@ -26,6 +27,7 @@ import { healthRoutes } from './routes/health.routes.ts';
 import { logRoutes } from './routes/log.routes.ts';
 import { meRoutes } from './routes/me.routes.ts';
 import { randomRoutes } from './routes/random.routes.ts';
+import { webhookRoutes } from './routes/webhook.routes.ts';
 import { wellKnownRoutes } from './routes/well-known.routes.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -38,6 +40,7 @@ export interface AppDeps {
   giveaways: GiveawayService;
   signer: Signer;
   transparency: LogService;
+  webhooks: WebhookService;
   metrics: Metrics;
   clock: Clock;
   logger?: FastifyBaseLogger;
@@ -126,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(meRoutes, { accounts: deps.accounts, clock: deps.clock });
       await api.register(randomRoutes, { random: deps.random });
       await api.register(giveawayRoutes, { giveaways: deps.giveaways });
+      await api.register(webhookRoutes, { webhooks: deps.webhooks });
     },
     { prefix: '/api/v1' },
   );
