@@ -60,6 +60,7 @@ export async function startServer(config: Config, logger = createLogger(config))
       pollMs: 500,
       leaseMs: 60_000,
       batch: 20,
+      untilEmpty: true,
       log: logger.child({ component: 'webhooks' }),
     });
     services.webhooks.setWake(() => deliveryRunner.wake());

@@ -33,6 +33,11 @@ export interface JobRunnerDeps {
   pollMs?: number;
   leaseMs?: number;
   batch?: number;
+  /**
+   * Claim again after any non-empty batch, not only after a full one: for a queue where
+   * finishing one item makes the next due (a giveaway's webhook events, sent in order).
+   */
+  untilEmpty?: boolean;
   log?: JobRunnerLog;
 }
 
@@ -119,7 +124,8 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       const claimed = await jobs.claimDue({ now: now(), leaseMs, limit: batch });
       await Promise.all(claimed.map(track));
       ran += claimed.length;
-      if (claimed.length < batch || !more()) return ran;
+      const full = deps.untilEmpty ? claimed.length > 0 : claimed.length === batch;
+      if (!full || !more()) return ran;
     }
   }
 

@@ -13,6 +13,8 @@ export interface WebhookReceiver {
   received: Received[];
   /** The status of each next answer, in order; 200 once the script is spent. */
   script(statuses: number[]): void;
+  /** Answers with the status `choose` gives for a request, when it gives one (before the script). */
+  answer(choose: ((r: Received) => number | undefined) | undefined): void;
   /** Resolves once `count` requests have arrived in all. */
   waitFor(count: number): Promise<Received[]>;
   close(): Promise<void>;
@@ -22,6 +24,7 @@ export interface WebhookReceiver {
 export async function startReceiver(options: { redirectTo?: string } = {}): Promise<WebhookReceiver> {
   const received: Received[] = [];
   let statuses: number[] = [];
+  let choose: ((r: Received) => number | undefined) | undefined;
   const waiters: { count: number; resolve: () => void }[] = [];
   const server = createServer((req, res) => {
     let body = '';
@@ -30,8 +33,9 @@ export async function startReceiver(options: { redirectTo?: string } = {}): Prom
       body += chunk;
     });
     req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body });
-      const status = statuses.shift() ?? 200;
+      const request = { path: req.url ?? '', headers: req.headers, body };
+      received.push(request);
+      const status = choose?.(request) ?? statuses.shift() ?? 200;
       if (status >= 300 && status < 400 && options.redirectTo) res.setHeader('location', options.redirectTo);
       res.statusCode = status;
       res.end('ok');
@@ -49,6 +53,9 @@ export async function startReceiver(options: { redirectTo?: string } = {}): Prom
     received,
     script(next) {
       statuses = [...next];
+    },
+    answer(fn) {
+      choose = fn;
     },
     waitFor(count) {
       if (received.length >= count) return Promise.resolve(received);
