@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { GiveawayService } from '../giveaways/giveaway.service.ts';
 import type { Signer } from '../giveaways/signer.ts';
+import { createIdempotencyRepository } from '../idempotency/idempotency.repository.ts';
 import type { LogService } from '../log/log.service.ts';
 import type { RandomService } from '../randomness/random.service.ts';
 import type { Store } from '../store/store.ts';
@@ -14,6 +15,7 @@ import { giveawayPublicRoutes } from '../verify/giveaway-public.routes.ts';
 import { type CertificateLookup, verifyRoutes } from '../verify/verify.routes.ts';
 import type { WebhookService } from '../webhooks/webhook.service.ts';
 import { protectRoutes } from './auth.ts';
+import { createIdempotency } from './idempotency.ts';
 import { parseJsonBody } from './json-body.ts';
 import { trackRoutes } from './method-not-allowed.ts';
 import type { Metrics } from './metrics.ts';
@@ -64,6 +66,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
   app.decorateRequest('quotaTicket', null);
+  app.decorateRequest('idempotency', null);
+  const idempotency = createIdempotency({
+    keys: createIdempotencyRepository(deps.store.db),
+    quota: deps.quota,
+    clock: deps.clock,
+  });
   const routes = trackRoutes(app);
   allowPublicReads(app);
 
@@ -125,7 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(giveawayPublicRoutes, { config: deps.config, giveaways: deps.giveaways.public });
   await app.register(
     async (api) => {
-      protectRoutes(api, deps);
+      protectRoutes(api, { ...deps, idempotency });
       await api.register(meRoutes, { accounts: deps.accounts, clock: deps.clock });
       await api.register(randomRoutes, { random: deps.random });
       await api.register(giveawayRoutes, { giveaways: deps.giveaways });

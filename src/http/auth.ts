@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountService, Principal } from '../accounts/account.service.ts';
 import { type QuotaService, type QuotaTicket, rateLimitHeaders } from '../accounts/quota.service.ts';
 import { AppError } from '../errors.ts';
+import type { Idempotency } from './idempotency.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,7 +24,7 @@ const TOUCH_INTERVAL_MS = 60_000;
  */
 export function protectRoutes(
   scope: FastifyInstance,
-  deps: { accounts: AccountService; quota: QuotaService },
+  deps: { accounts: AccountService; quota: QuotaService; idempotency: Idempotency },
 ) {
   const lastTouched = new Map<string, number>();
 
@@ -38,8 +39,11 @@ export function protectRoutes(
         `This endpoint needs the Business plan; the key's account is on ${principal.plan}`,
       );
     }
+    // A replay of a kept response is not counted; whether it is one is known once the body is read.
+    if (await deps.idempotency.defersCount(request, principal)) return;
     request.quotaTicket = await deps.quota.consume(principal.keyId, principal.dailyLimit);
   });
+  deps.idempotency.register(scope);
 
   scope.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
     const ticket = request.quotaTicket;
