@@ -21,7 +21,9 @@ export interface WebhookReceiver {
 }
 
 /** A real receiver on 127.0.0.1 that keeps every request and answers as scripted. */
-export async function startReceiver(options: { redirectTo?: string } = {}): Promise<WebhookReceiver> {
+export async function startReceiver(
+  options: { redirectTo?: string; port?: number } = {},
+): Promise<WebhookReceiver> {
   const received: Received[] = [];
   let statuses: number[] = [];
   let choose: ((r: Received) => number | undefined) | undefined;
@@ -45,7 +47,7 @@ export async function startReceiver(options: { redirectTo?: string } = {}): Prom
       }
     });
   });
-  server.listen(0, '127.0.0.1');
+  server.listen(options.port ?? 0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
