@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import { webhookDocs } from './routes/webhook.schemas.ts';
 
 export async function registerOpenApi(app: FastifyInstance, config: Config) {
   await app.register(swagger, {
@@ -13,6 +14,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config) {
           'Random values and giveaway draws that can be proven fair. Every error is an RFC 9457 problem; see /docs/errors.',
       },
       servers: [{ url: config.publicBaseUrl }],
+      webhooks: webhookDocs(),
       components: {
         securitySchemes: {
           bearer: {

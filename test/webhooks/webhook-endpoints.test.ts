@@ -167,3 +167,26 @@ for (const target of await storeTargets()) {
     });
   });
 }
+
+test('the OpenAPI document lists the webhook routes and, under `webhooks`, every event a receiver gets', async () => {
+  const t = await startTestApp();
+  try {
+    const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
+    assert.deepEqual(Object.keys(doc.webhooks).sort(), [
+      'giveaway.drawn',
+      'giveaway.sealed',
+      'participant.joined',
+      'webhook.test',
+    ]);
+    for (const [event, item] of Object.entries(doc.webhooks) as [string, { post: Record<string, any> }][]) {
+      const names = item.post.parameters.map((p: { name: string }) => p.name);
+      assert.deepEqual(names, ['webhook-id', 'webhook-timestamp', 'webhook-signature'], event);
+      assert.equal(item.post.requestBody.content['application/json'].schema.properties.type.const, event);
+    }
+    assert.ok(doc.paths['/api/v1/webhooks'].post.responses['201']);
+    assert.ok(doc.paths['/api/v1/webhooks/{id}/deliveries'].get.responses['200']);
+    assert.ok(doc.paths['/api/v1/webhooks/{id}'].delete.responses['204']);
+  } finally {
+    await t.close();
+  }
+});

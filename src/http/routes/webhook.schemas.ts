@@ -85,3 +85,43 @@ export const EventEnvelopeSchema = Type.Object({
     },
   ),
 });
+
+/**
+ * The OpenAPI 3.1 `webhooks` section: what a receiver is sent for each event, with the
+ * Standard Webhooks headers it checks.
+ */
+export function webhookDocs() {
+  const header = (description: string) => ({ required: true, schema: { type: 'string' }, description });
+  const docs: Record<string, object> = {};
+  for (const event of WEBHOOK_EVENTS) {
+    docs[event] = {
+      post: {
+        summary: `The ${event} event`,
+        description:
+          'Signed per Standard Webhooks: verify `webhook-signature` over `<webhook-id>.<webhook-timestamp>.<raw body>` with the endpoint secret before trusting the body. Answer 2xx within 15 s; anything else is retried per TYCHE_WEBHOOK_RETRY_S with the same `webhook-id`, so drop repeats by it.',
+        parameters: [
+          { in: 'header', name: 'webhook-id', ...header('`msg_…`: the same on every retry of this message') },
+          { in: 'header', name: 'webhook-timestamp', ...header('Unix seconds when this attempt was sent') },
+          {
+            in: 'header',
+            name: 'webhook-signature',
+            ...header('`v1,` + base64 HMAC-SHA256 keyed with the base64-decoded secret after `whsec_`'),
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                ...EventEnvelopeSchema,
+                properties: { ...EventEnvelopeSchema.properties, type: { type: 'string', const: event } },
+              },
+            },
+          },
+        },
+        responses: { '200': { description: 'Any 2xx acknowledges the delivery' } },
+      },
+    };
+  }
+  return docs;
+}
