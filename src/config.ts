@@ -1,7 +1,11 @@
+import { readFileSync, statSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { signingKeyFromSecret } from './giveaways/certificate-crypto.ts';
 import { parseChainInfo, QUICKNET } from './proof/drand.ts';
 import { parseVerifierKey, type VerifierKey } from './proof/note.ts';
 import type { DrandChainInfo } from './proof/v2-types.ts';
 import { SOURCE_NAMES, type SourceName } from './randomness/source.ts';
+import { redactUrl } from './store/redact-url.ts';
 
 /**
  * Every setting the service reads from its environment. Each entry parses one variable and
@@ -9,17 +13,20 @@ import { SOURCE_NAMES, type SourceName } from './randomness/source.ts';
  * inferred from this table so the two cannot drift.
  */
 const fields = {
-  HOST: text('127.0.0.1'),
+  HOST: host('127.0.0.1'),
   PORT: integer(8080, 0, 65535),
   DATA_DIR: text('./data'),
-  DATABASE_URL: optional(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// URL'),
+  DATABASE_URL: databaseUrl(),
+  TYCHE_DB_CONNECT_TIMEOUT_MS: integer(5000, 100, 600_000),
+  TYCHE_DB_STATEMENT_TIMEOUT_MS: integer(10_000, 100, 3_600_000),
   PUBLIC_BASE_URL: optional(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'an http:// or https:// URL'),
   TYCHE_SOURCES: sourceList('anu,nist,system'),
   TYCHE_TIME_BUDGET_MS: integer(3000, 100, 60000),
   TYCHE_DAILY_LIMIT: integer(1000, 1, 1_000_000_000),
-  TYCHE_SIGNING_KEY: optional(/^\S+$/, 'a base64url Ed25519 seed or a PKCS#8 PEM'),
+  TYCHE_SIGNING_KEY: signingKey(),
+  TYCHE_SIGNING_KEY_FILE: optional(/^.+$/, 'a file path'),
   ANU_QRNG_URL: optional(/^https?:\/\//, 'an http:// or https:// URL'),
-  ANU_QRNG_API_KEY: optional(/^\S+$/, 'an ANU API key without spaces'),
+  ANU_QRNG_API_KEY: secret(/^\S+$/, 'an ANU API key without spaces'),
   NIST_BEACON_URL: text('https://beacon.nist.gov/beacon/2.0', /^https?:\/\//, 'an http:// or https:// URL'),
   DRAND_URL: text('https://api.drand.sh', /^https?:\/\//, 'an http:// or https:// URL'),
   DRAND_CHAIN: drandChain(),
@@ -30,10 +37,10 @@ const fields = {
   TYCHE_WITNESSES: pairList('url'),
   TYCHE_WITNESS_LOGS: pairList('origin'),
   WITNESS_NAME: optional(/^[^\s+]+$/, 'a key name without spaces or "+"'),
-  TELEGRAM_BOT_TOKEN: optional(/^\d+:[A-Za-z0-9_-]+$/, 'a Bot API token like 123456:ABC-DEF'),
+  TELEGRAM_BOT_TOKEN: secret(/^\d+:[A-Za-z0-9_-]+$/, 'a Bot API token like 123456:ABC-DEF'),
   TELEGRAM_API_ROOT: text('https://api.telegram.org', /^https?:\/\//, 'an http:// or https:// URL'),
   TELEGRAM_WEBHOOK_URL: optional(/^https:\/\//, 'an https:// URL'),
-  TELEGRAM_WEBHOOK_SECRET: optional(/^[A-Za-z0-9_-]{1,256}$/, '1-256 characters of A-Z a-z 0-9 _ -'),
+  TELEGRAM_WEBHOOK_SECRET: secret(/^[A-Za-z0-9_-]{1,256}$/, '1-256 characters of A-Z a-z 0-9 _ -'),
   LOG_LEVEL: oneOf('info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
 } as const;
 
@@ -61,6 +68,13 @@ export function createConfig(input: ConfigInput = {}): Config {
     const raw = input[name];
     parsed[name] = fields[name](name, raw === '' ? undefined : raw);
   }
+  if (parsed.TYCHE_SIGNING_KEY_FILE !== undefined) {
+    if (parsed.TYCHE_SIGNING_KEY !== undefined) {
+      throw new ConfigError('TYCHE_SIGNING_KEY and TYCHE_SIGNING_KEY_FILE are both set: keep only one');
+    }
+    // The key read from the file stands in for the variable, so everything after this sees one setting.
+    parsed.TYCHE_SIGNING_KEY = readSigningKeyFile(String(parsed.TYCHE_SIGNING_KEY_FILE));
+  }
   const config = parsed as { [K in keyof Fields]: ReturnType<Fields[K]> };
   const publicBaseUrl = (
     config.PUBLIC_BASE_URL ?? `http://${hostForUrl(config.HOST)}:${config.PORT}`
@@ -86,6 +100,88 @@ function hostForUrl(host: string): string {
 
 function fail(name: string, raw: string, allowed: string): never {
   throw new ConfigError(`${name}=${JSON.stringify(raw)} is not valid: expected ${allowed}`);
+}
+
+/** For variables that hold a secret: the message names the variable but never shows its value. */
+function failSecret(name: string, allowed: string): never {
+  throw new ConfigError(`${name} is not valid (its value is not shown): expected ${allowed}`);
+}
+
+function secret(pattern: RegExp, allowed: string) {
+  return (name: string, raw: string | undefined): string | undefined => {
+    if (raw !== undefined && !pattern.test(raw)) failSecret(name, allowed);
+    return raw;
+  };
+}
+
+function databaseUrl() {
+  return (name: string, raw: string | undefined): string | undefined => {
+    if (raw === undefined) return undefined;
+    let valid = /^postgres(ql)?:\/\//.test(raw);
+    try {
+      new URL(raw);
+    } catch {
+      valid = false;
+    }
+    if (!valid) fail(name, redactUrl(raw), 'a postgres:// or postgresql:// URL');
+    return raw;
+  };
+}
+
+function host(fallback: string) {
+  const hostname =
+    /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
+  return (name: string, raw: string | undefined): string => {
+    if (raw === undefined) return fallback;
+    if (isIP(raw) === 0 && !hostname.test(raw)) {
+      fail(name, raw, 'an IP address (0.0.0.0, ::, 127.0.0.1) or a host name');
+    }
+    return raw;
+  };
+}
+
+const SIGNING_KEY_FORMAT = 'a base64url Ed25519 seed (32 bytes) or a PKCS#8 PEM Ed25519 private key';
+
+function signingKey() {
+  return (name: string, raw: string | undefined): string | undefined => {
+    if (raw === undefined) return undefined;
+    try {
+      signingKeyFromSecret(raw);
+    } catch {
+      failSecret(name, SIGNING_KEY_FORMAT);
+    }
+    return raw;
+  };
+}
+
+/**
+ * The key file must be readable by its owner only: a key others can read can sign certificates
+ * in this service's name. Checked on every start, so a later chmod is noticed too.
+ */
+function readSigningKeyFile(path: string): string {
+  const name = 'TYCHE_SIGNING_KEY_FILE';
+  let mode: number;
+  let text: string;
+  try {
+    mode = statSync(path).mode;
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      `${name}=${JSON.stringify(path)} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+  if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
+    throw new ConfigError(
+      `${name}=${JSON.stringify(path)} is open to group or others (mode ${(mode & 0o777).toString(8)}): run chmod 600 ${JSON.stringify(path)}`,
+    );
+  }
+  const key = text.includes('-----BEGIN') ? text : text.trim();
+  try {
+    signingKeyFromSecret(key);
+  } catch {
+    throw new ConfigError(`${name}=${JSON.stringify(path)} does not hold ${SIGNING_KEY_FORMAT}`);
+  }
+  return key;
 }
 
 function text(fallback: string, pattern?: RegExp, allowed?: string) {

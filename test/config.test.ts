@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { createPrivateKey, randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
 import { ConfigError, createConfig } from '../src/config.ts';
 
 test('defaults follow the contract', () => {
@@ -43,7 +47,7 @@ test('each bad value fails with one line naming the variable and what is allowed
       { LOG_LEVEL: 'loud' },
       /^LOG_LEVEL="loud" is not valid: expected one of fatal, error, warn, info, debug, trace, silent$/,
     ],
-    [{ TELEGRAM_BOT_TOKEN: 'not a token' }, /^TELEGRAM_BOT_TOKEN=/],
+    [{ TELEGRAM_BOT_TOKEN: 'not a token' }, /^TELEGRAM_BOT_TOKEN is not valid/],
     [{ TYCHE_TIME_BUDGET_MS: '5' }, /^TYCHE_TIME_BUDGET_MS=.*from 100 to 60000/],
   ];
   for (const [input, message] of cases) {
@@ -54,4 +58,117 @@ test('each bad value fails with one line naming the variable and what is allowed
       JSON.stringify(input),
     );
   }
+});
+
+test('a secret is never echoed: the message names the variable, not the value', () => {
+  const secret = 'hunter2-secret-value';
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ TELEGRAM_BOT_TOKEN: secret }, /^TELEGRAM_BOT_TOKEN is not valid \(its value is not shown\)/],
+    [{ ANU_QRNG_API_KEY: `${secret} x` }, /^ANU_QRNG_API_KEY is not valid/],
+    [{ TELEGRAM_WEBHOOK_SECRET: `${secret}!` }, /^TELEGRAM_WEBHOOK_SECRET is not valid/],
+    [{ TYCHE_SIGNING_KEY: secret }, /^TYCHE_SIGNING_KEY is not valid .*Ed25519/],
+    [
+      { DATABASE_URL: `mysql://admin:${secret}@db.internal/tyche` },
+      /^DATABASE_URL="mysql:\/\/admin:\*\*\*@db/,
+    ],
+    [{ DATABASE_URL: `postgres://admin:${secret}@[::1/tyche` }, /^DATABASE_URL="postgres:…" is not valid/],
+    [{ DATABASE_URL: `mysql://db/tyche?password=${secret}` }, /^DATABASE_URL=.*password=\*\*\*/],
+  ];
+  for (const [input, message] of cases) {
+    assert.throws(
+      () => createConfig(input),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        message.test(error.message) &&
+        !error.message.includes(secret) &&
+        !error.message.includes('\n'),
+      Object.keys(input)[0],
+    );
+  }
+});
+
+test('HOST must be an address or a host name, and says so', () => {
+  for (const host of ['0.0.0.0', '::', '127.0.0.1', 'localhost', 'tyche.internal']) {
+    assert.equal(createConfig({ HOST: host }).HOST, host);
+  }
+  for (const host of ['bad host', 'http://x', 'exa_mple', '-x']) {
+    assert.throws(
+      () => createConfig({ HOST: host }),
+      /^ConfigError: HOST=.* is not valid: expected an IP address/,
+    );
+  }
+});
+
+test('database timeouts have defaults and bounds', () => {
+  const config = createConfig({});
+  assert.equal(config.TYCHE_DB_CONNECT_TIMEOUT_MS, 5000);
+  assert.equal(config.TYCHE_DB_STATEMENT_TIMEOUT_MS, 10_000);
+  assert.throws(
+    () => createConfig({ TYCHE_DB_CONNECT_TIMEOUT_MS: '5' }),
+    /^ConfigError: TYCHE_DB_CONNECT_TIMEOUT_MS=/,
+  );
+  assert.throws(
+    () => createConfig({ TYCHE_DB_STATEMENT_TIMEOUT_MS: 'x' }),
+    /^ConfigError: TYCHE_DB_STATEMENT_TIMEOUT_MS=/,
+  );
+});
+
+describe('TYCHE_SIGNING_KEY_FILE', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tyche-key-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const seed = randomBytes(32).toString('base64url');
+  const write = (name: string, text: string, mode: number) => {
+    const path = join(dir, name);
+    writeFileSync(path, text, { mode });
+    chmodSync(path, mode);
+    return path;
+  };
+
+  test('an owner-only file stands in for TYCHE_SIGNING_KEY', () => {
+    const path = write('seed', `${seed}\n`, 0o600);
+    assert.equal(createConfig({ TYCHE_SIGNING_KEY_FILE: path }).TYCHE_SIGNING_KEY, seed);
+    const pem = createPrivateKey({
+      key: Buffer.concat([
+        Buffer.from('302e020100300506032b657004220420', 'hex'),
+        Buffer.from(seed, 'base64url'),
+      ]),
+      format: 'der',
+      type: 'pkcs8',
+    }).export({ format: 'pem', type: 'pkcs8' }) as string;
+    const pemPath = write('key.pem', pem, 0o400);
+    assert.equal(createConfig({ TYCHE_SIGNING_KEY_FILE: pemPath }).TYCHE_SIGNING_KEY, pem);
+  });
+
+  test('a file others can read is refused, naming the variable and the fix', () => {
+    const path = write('open', seed, 0o644);
+    assert.throws(
+      () => createConfig({ TYCHE_SIGNING_KEY_FILE: path }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message.startsWith(`TYCHE_SIGNING_KEY_FILE="${path}" is open to group or others (mode 644)`) &&
+        error.message.includes(`chmod 600 "${path}"`) &&
+        !error.message.includes(seed),
+    );
+    assert.throws(() => createConfig({ TYCHE_SIGNING_KEY_FILE: write('group', seed, 0o640) }), /mode 640/);
+  });
+
+  test('a missing file, a file without a key and two settings at once are refused', () => {
+    assert.throws(
+      () => createConfig({ TYCHE_SIGNING_KEY_FILE: join(dir, 'none') }),
+      /^ConfigError: TYCHE_SIGNING_KEY_FILE=".*none" cannot be read: ENOENT$/,
+    );
+    const junk = write('junk', 'not-a-key-at-all', 0o600);
+    assert.throws(
+      () => createConfig({ TYCHE_SIGNING_KEY_FILE: junk }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        /^TYCHE_SIGNING_KEY_FILE=.* does not hold a base64url Ed25519 seed/.test(error.message) &&
+        !error.message.includes('not-a-key-at-all'),
+    );
+    const path = write('both', seed, 0o600);
+    assert.throws(
+      () => createConfig({ TYCHE_SIGNING_KEY_FILE: path, TYCHE_SIGNING_KEY: seed }),
+      /both set: keep only one/,
+    );
+  });
 });
