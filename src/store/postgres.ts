@@ -42,12 +42,68 @@ function statementName(text: string): string {
   return name;
 }
 
-export function openPostgres(url: string): { db: Kysely<Database>; pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: url, max: 10, types });
+export interface PostgresTimeouts {
+  /** Connecting, and waiting for a pooled connection when all are busy. */
+  connectMs: number;
+  /** Each statement, enforced by the server; 0 for none (migrations). */
+  statementMs: number;
+}
+
+/** A little longer than the server's own limit, so the server's clearer error normally wins. */
+const clientLimit = (statementMs: number) => statementMs + Math.min(2000, statementMs);
+
+export const DEFAULT_TIMEOUTS: PostgresTimeouts = { connectMs: 5000, statementMs: 10_000 };
+
+export function openPostgres(
+  url: string,
+  timeouts: PostgresTimeouts = DEFAULT_TIMEOUTS,
+): { db: Kysely<Database>; pool: pg.Pool } {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    types,
+    connectionTimeoutMillis: timeouts.connectMs,
+    // The server cancels a slow statement itself; the client-side limit covers a server (or a
+    // network path) that stopped answering altogether, which no server setting can.
+    statement_timeout: timeouts.statementMs || undefined,
+    query_timeout: timeouts.statementMs ? clientLimit(timeouts.statementMs) : undefined,
+    keepAlive: true,
+  });
   // An idle client that loses its server emits 'error'; without a listener that would crash
   // the process instead of letting the next query fail and be reported.
   pool.on('error', () => {});
-  pool.on('connect', prepareMarked);
+  pool.on('connect', (client) => {
+    prepareMarked(client);
+    dropOnReadTimeout(client);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
   return { db, pool };
+}
+
+/**
+ * After a client-side timeout the connection still waits for the old answer, and every later
+ * query on it would queue behind that answer. Marked unusable before it goes back, the pool
+ * closes it on release (pg-pool reads `_queryable` for exactly this) and opens a fresh one.
+ */
+function dropOnReadTimeout(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const discard = (error: unknown) => {
+    if (error instanceof Error && error.message === 'Query read timeout') {
+      (client as unknown as { _queryable: boolean })._queryable = false;
+    }
+  };
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const callback = args.findIndex((a) => typeof a === 'function');
+    if (callback >= 0) {
+      const original = args[callback] as (error: unknown, ...rest: unknown[]) => void;
+      args[callback] = (error: unknown, ...rest: unknown[]) => {
+        discard(error);
+        original(error, ...rest);
+      };
+      return query(...args);
+    }
+    const result = query(...args);
+    if (result instanceof Promise) result.catch(discard);
+    return result;
+  };
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely';
@@ -43,10 +43,20 @@ function adapt(db: DatabaseSync): SqliteDatabase {
   };
 }
 
-export function openSqlite(path: string): { db: Kysely<Database>; raw: DatabaseSync } {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  // Other processes (the CLI next to a running server) share the file: wait for their locks.
-  const raw = new DatabaseSync(path, { timeout: 10_000 });
+/**
+ * `busyTimeoutMs` bounds how long a statement waits for another process's lock (the CLI next to
+ * a running server shares the file); SQLite runs in-process, so nothing else can hang.
+ */
+export function openSqlite(
+  path: string,
+  busyTimeoutMs = 10_000,
+): { db: Kysely<Database>; raw: DatabaseSync } {
+  const creating = path !== ':memory:' && !existsSync(path);
+  // Owner-only: the store holds key hashes, the signing key's seed and every entrant.
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const raw = new DatabaseSync(path, { timeout: busyTimeoutMs });
+  // SQLite gives the -wal and -shm files the mode of the database file.
+  if (creating) chmodSync(path, 0o600);
   raw.exec('PRAGMA journal_mode = WAL');
   raw.exec('PRAGMA synchronous = NORMAL');
   raw.exec('PRAGMA foreign_keys = ON');

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { type Kysely, Migrator, sql } from 'kysely';
 import { impossibleEntrantIds } from './id-check.ts';
 import { migrationProvider } from './migrations/index.ts';
-import { openPostgres } from './postgres.ts';
+import { DEFAULT_TIMEOUTS, openPostgres } from './postgres.ts';
+import { redactUrl } from './redact-url.ts';
 import type { Database } from './schema.ts';
 import { openSqlite } from './sqlite.ts';
 
@@ -29,29 +30,88 @@ export interface Store {
 export interface StoreOptions {
   DATABASE_URL?: string | undefined;
   DATA_DIR: string;
+  TYCHE_DB_CONNECT_TIMEOUT_MS?: number;
+  TYCHE_DB_STATEMENT_TIMEOUT_MS?: number;
+}
+
+/** The store could not be opened or reached; the message is one line naming the setting to check. */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
 }
 
 export function openStore(options: StoreOptions): Store {
+  const timeouts = {
+    connectMs: options.TYCHE_DB_CONNECT_TIMEOUT_MS ?? DEFAULT_TIMEOUTS.connectMs,
+    statementMs: options.TYCHE_DB_STATEMENT_TIMEOUT_MS ?? DEFAULT_TIMEOUTS.statementMs,
+  };
   if (options.DATABASE_URL) {
-    const { db } = openPostgres(options.DATABASE_URL);
-    return createStore(db, 'postgres', redact(options.DATABASE_URL));
+    const url = options.DATABASE_URL;
+    const location = redactUrl(url);
+    const { db } = openPostgres(url, timeouts);
+    // Migrations may rewrite large tables: they get a pool of their own without the statement limit.
+    const migrationDb = () => openPostgres(url, { connectMs: timeouts.connectMs, statementMs: 0 }).db;
+    return createStore(db, 'postgres', location, migrationDb, (error) =>
+      unreachable(`the PostgreSQL store at ${location} (DATABASE_URL)`, error, timeouts.connectMs),
+    );
   }
   const path = join(options.DATA_DIR, 'tyche.sqlite');
-  const { db } = openSqlite(path);
-  return createStore(db, 'sqlite', path);
+  let opened: ReturnType<typeof openSqlite>;
+  try {
+    opened = openSqlite(path, timeouts.statementMs);
+  } catch (error) {
+    throw new StoreUnavailableError(
+      `cannot open the SQLite store at ${path} (DATA_DIR): ${(error as Error).message.split('\n')[0]}`,
+      { cause: error },
+    );
+  }
+  return createStore(opened.db, 'sqlite', path, undefined, (error) =>
+    unreachable(`the SQLite store at ${path} (DATA_DIR)`, error, 0),
+  );
 }
 
-function createStore(db: Kysely<Database>, dialect: Dialect, location: string): Store {
+/** Errors that mean "no usable connection", as opposed to a failing statement. */
+function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : '';
+  return (
+    (typeof code === 'string' && /^(E[A-Z]+$|28|3D|08|57P0)/.test(code)) ||
+    /timeout exceeded when trying to connect|Connection terminated|connection timeout/i.test(message)
+  );
+}
+
+function unreachable(what: string, error: unknown, connectMs: number): Error {
+  if (error instanceof StoreUnavailableError) return error;
+  if (!isConnectionError(error)) return error as Error;
+  const message = error instanceof Error ? error.message : String(error);
+  const timedOut = /timeout/i.test(message);
+  const reason = timedOut ? `no answer within ${connectMs} ms (TYCHE_DB_CONNECT_TIMEOUT_MS)` : message;
+  return new StoreUnavailableError(`cannot reach ${what}: ${reason.split('\n')[0]}`, { cause: error });
+}
+
+function createStore(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  location: string,
+  migrationDb: (() => Kysely<Database>) | undefined,
+  explain: (error: unknown) => Error,
+): Store {
   return {
     db,
     dialect,
     location,
     async migrate() {
-      const migrator = new Migrator({ db, provider: migrationProvider });
-      const { error, results } = await migrator.migrateToLatest();
-      if (error) throw error;
-      const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-      return { applied, warnings: await impossibleEntrantIds(db, dialect) };
+      const target = migrationDb?.() ?? db;
+      try {
+        const migrator = new Migrator({ db: target, provider: migrationProvider });
+        const { error, results } = await migrator.migrateToLatest();
+        if (error) throw error;
+        const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+        return { applied, warnings: await impossibleEntrantIds(db, dialect) };
+      } catch (error) {
+        throw explain(error);
+      } finally {
+        if (target !== db) await target.destroy();
+      }
     },
     async ping() {
       await sql`select 1`.execute(db);
@@ -60,14 +120,4 @@ function createStore(db: Kysely<Database>, dialect: Dialect, location: string): 
       await db.destroy();
     },
   };
-}
-
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres';
-  }
 }
