@@ -5,6 +5,13 @@ export type SigningKeyRow = Selectable<SigningKeysTable>;
 export type KeyOrigin = 'generated' | 'configured';
 
 /**
+ * A generated key replaced by `tyche signing-key rotate` but not retired yet: it signs nothing
+ * new, yet stays valid in the log for a grace period, because a process may have loaded it just
+ * before the rotation and be about to log what it signed.
+ */
+export const RETIRING = 'retiring';
+
+/**
  * Called in the transaction that makes a key usable (or retires one), so the log announces it
  * before it can sign anything (CONTRACT §8 "Keys in the log").
  */
@@ -34,6 +41,56 @@ export function createSigningKeyRepository(db: Kysely<Database>, announce: KeyAn
         .where('origin', '=', 'generated')
         .where('retired_at', 'is', null)
         .executeTakeFirst();
+    },
+
+    /** The keys not retired: the generated one in use, any retiring ones, configured ones. */
+    async unretired(): Promise<SigningKeyRow[]> {
+      return db.selectFrom('signing_keys').selectAll().where('retired_at', 'is', null).execute();
+    },
+
+    /**
+     * Replaces the generated key in use by `row`, announced in the same transaction; the old one
+     * becomes RETIRING. Returns the kids it replaced.
+     */
+    async rotateGenerated(row: SigningKeyRow): Promise<string[]> {
+      return db.transaction().execute(async (trx) => {
+        const replaced = await trx
+          .updateTable('signing_keys')
+          .set({ origin: RETIRING })
+          .where('origin', '=', 'generated')
+          .where('retired_at', 'is', null)
+          .returning('kid')
+          .execute();
+        if (!(await insertIfAbsent(trx, row))) throw new Error(`key ${row.kid} is already stored`);
+        await announce(trx, row, false);
+        return replaced.map((r) => r.kid);
+      });
+    },
+
+    /**
+     * Retires (and announces the retirement of) every RETIRING key once the key that replaced
+     * it has been in use for `graceMs`. Processes racing here retire each key once: the update
+     * reports only the rows this transaction changed.
+     */
+    async retireReplaced(now: number, graceMs: number): Promise<SigningKeyRow[]> {
+      return db.transaction().execute(async (trx) => {
+        const current = await trx
+          .selectFrom('signing_keys')
+          .select('created_at')
+          .where('origin', '=', 'generated')
+          .where('retired_at', 'is', null)
+          .executeTakeFirst();
+        if (!current || current.created_at + graceMs > now) return [];
+        const retired = await trx
+          .updateTable('signing_keys')
+          .set({ origin: 'generated', retired_at: now })
+          .where('origin', '=', RETIRING)
+          .where('retired_at', 'is', null)
+          .returningAll()
+          .execute();
+        for (const row of retired) await announce(trx, row, true);
+        return retired;
+      });
     },
 
     /** Loses silently to a concurrent insert of another generated key (one active at a time). */

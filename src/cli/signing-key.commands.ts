@@ -1,0 +1,82 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { configFromEnv } from '../config.ts';
+import { createSigningKey, signingKeySecret } from '../giveaways/certificate-crypto.ts';
+import { ConfiguredKeyError, ROTATION_GRACE_MS } from '../giveaways/signer.ts';
+import { type Command, UsageError } from './command.ts';
+import { withServices } from './store-session.ts';
+
+export const signingKeyRotate: Command = {
+  name: 'signing-key rotate',
+  usage: 'signing-key rotate [--json]',
+  summary: `Replace the generated certificate signing key by a new one, announced in the transparency log
+at once. Running servers sign with the new key within 30 seconds; the old key stays published and
+keeps verifying every certificate it signed, and its retirement is logged ${ROTATION_GRACE_MS / 60_000} minutes later.
+A key from TYCHE_SIGNING_KEY or TYCHE_SIGNING_KEY_FILE is rotated by configuring a new one instead.`,
+  options: { json: { type: 'boolean' } },
+  async run({ values }, io) {
+    try {
+      const { kid, replaced } = await withServices(io.env, ({ signer }) => signer.rotate());
+      if (values.json) io.out(JSON.stringify({ kid, replaced }));
+      else
+        io.out(
+          `Signing with ${kid} from now on; ${replaced.join(', ') || 'no key'} retires in ${ROTATION_GRACE_MS / 60_000} minutes and stays published.`,
+        );
+      return 0;
+    } catch (error) {
+      if (!(error instanceof ConfiguredKeyError)) throw error;
+      io.err(`tyche signing-key rotate: ${error.message}`);
+      return 2;
+    }
+  },
+};
+
+export const signingKeyList: Command = {
+  name: 'signing-key list',
+  usage: 'signing-key list [--json]',
+  summary:
+    'List every certificate signing key by kid, with where its secret lives, when it was first used and when it retired. Never prints a secret.',
+  options: { json: { type: 'boolean' } },
+  async run({ values }, io) {
+    const keys = await withServices(io.env, async ({ signer }) => {
+      // Loading the key also retires keys whose grace period has passed.
+      await signer.current();
+      return signer.publicKeys();
+    });
+    if (values.json) {
+      io.out(
+        JSON.stringify(
+          keys.map(({ kid, x, created_at, retired_at }) => ({ kid, x, created_at, retired_at })),
+        ),
+      );
+      return 0;
+    }
+    io.out(['KID', 'CREATED', 'RETIRED'].join('\t'));
+    for (const k of keys) io.out([k.kid, k.created_at, k.retired_at ?? '-'].join('\t'));
+    return 0;
+  },
+};
+
+export const signingKeyGenerate: Command = {
+  name: 'signing-key generate',
+  usage: 'signing-key generate FILE',
+  summary: `Write a new Ed25519 signing key to FILE (a new file, mode 600) for TYCHE_SIGNING_KEY_FILE, and
+print its kid. Keep a copy of FILE apart from the database: with it, a lost database does not take
+the key that signed every certificate with it. Needs no store.`,
+  async run({ positionals }, io) {
+    const [file] = positionals;
+    if (!file || positionals.length !== 1) throw new UsageError('give exactly one FILE to write');
+    const path = resolve(file);
+    if (existsSync(path)) {
+      io.err(`tyche signing-key generate: ${path} exists already: give a new file name`);
+      return 1;
+    }
+    // Validates the environment like every command, although no store is opened.
+    configFromEnv({ ...io.env, TYCHE_SIGNING_KEY_FILE: undefined, TYCHE_SIGNING_KEY: undefined });
+    const key = createSigningKey();
+    writeFileSync(path, `${signingKeySecret(key)}\n`, { mode: 0o600, flag: 'wx' });
+    io.out(key.kid);
+    io.err(`Wrote the key ${key.kid} to ${path}. Start the server with TYCHE_SIGNING_KEY_FILE=${path}.`);
+    return 0;
+  },
+};
