@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config.ts';
+import { StoreUnavailableError } from '../store/store.ts';
 import { accountsPlan } from './accounts.commands.ts';
+import { backup } from './backup.command.ts';
 import { type Command, helpText, type Io, parseCommandArgs, UsageError } from './command.ts';
 import { keysCreate, keysList, keysRevoke } from './keys.commands.ts';
 import { logVerify } from './log.commands.ts';
 import { migrate, serve } from './serve.commands.ts';
+import { signingKeyGenerate, signingKeyList, signingKeyRotate } from './signing-key.commands.ts';
 import { verify } from './verify.command.ts';
 import { witness } from './witness.command.ts';
 
@@ -14,27 +18,45 @@ export const COMMANDS: Command[] = [
   keysList,
   keysRevoke,
   accountsPlan,
+  signingKeyRotate,
+  signingKeyList,
+  signingKeyGenerate,
+  backup,
   verify,
   logVerify,
   witness,
 ];
 
-function overview(): string {
-  const lines = COMMANDS.map((c) => `  tyche ${c.usage}`);
+function overview(commands = COMMANDS): string {
+  const lines = commands.map((c) => `  tyche ${c.usage}`);
   return `Tyche: provably fair random values and giveaway draws.\n\nCommands:\n${lines.join('\n')}\n\nRun tyche COMMAND --help for details. Settings come from the environment (see README).`;
 }
+
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help';
 
 /** Runs one command line and returns the exit code; never exits the process itself. */
 export async function runCli(argv: string[], io: Io): Promise<number> {
   const [first, second] = argv;
-  if (!first || first === '--help' || first === '-h' || first === 'help') {
+  if (!first || isHelp(first)) {
     io.out(overview());
     return first ? 0 : 2;
+  }
+  if (first === '--version' || first === '-V' || first === 'version') {
+    io.out(`tyche ${version()}`);
+    return 0;
   }
   const command =
     COMMANDS.find((c) => c.name === `${first} ${second}`) ?? COMMANDS.find((c) => c.name === first);
   if (!command) {
-    io.err(`tyche: unknown command "${argv.slice(0, 2).join(' ')}"\n\n${overview()}`);
+    // A group's name alone (`tyche keys`) lists that group's commands.
+    const group = COMMANDS.filter((c) => c.name.startsWith(`${first} `));
+    if (group.length > 0 && (second === undefined || isHelp(second))) {
+      io[second ? 'out' : 'err'](overview(group));
+      return second ? 0 : 2;
+    }
+    io.err(
+      `tyche: unknown command "${argv.slice(0, 2).join(' ')}"\n\n${overview(group.length > 0 ? group : COMMANDS)}`,
+    );
     return 2;
   }
   const rest = argv.slice(command.name.split(' ').length);
@@ -54,9 +76,19 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       io.err(`tyche: ${error.message}`);
       return 2;
     }
+    if (error instanceof StoreUnavailableError) {
+      io.err(`tyche: ${error.message}`);
+      return 1;
+    }
     io.err(`tyche ${command.name}: ${(error as Error).message}`);
     return 1;
   }
+}
+
+/** The version in package.json, which is what a release is tagged with. */
+export function version(): string {
+  const manifest = new URL('../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
 export async function main(): Promise<void> {

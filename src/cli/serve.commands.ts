@@ -1,4 +1,4 @@
-import { configFromEnv } from '../config.ts';
+import { type Config, configFromEnv } from '../config.ts';
 import { openStore } from '../store/store.ts';
 import type { Command } from './command.ts';
 
@@ -10,7 +10,10 @@ export const serve: Command = {
   async run(_args, io) {
     // Loaded on demand: the server pulls in every feature, which the other commands never need.
     const { startServer } = await import('../server.ts');
-    const server = await startServer(configFromEnv(io.env));
+    const config = configFromEnv(io.env);
+    const server = await startServer(config).catch((error: unknown) => {
+      throw explainListenError(error, config);
+    });
     await new Promise<void>((resolve) => {
       const shutdown = (signal: string) => {
         server.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
@@ -25,6 +28,22 @@ export const serve: Command = {
     return 0;
   },
 };
+
+/** Listen failures name the variables to change instead of a bare system error code. */
+function explainListenError(error: unknown, config: Config): unknown {
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  const where = `HOST=${config.HOST} PORT=${config.PORT}`;
+  const reasons: Record<string, string> = {
+    EADDRINUSE: 'the address is already in use (another process listens there: pick another PORT)',
+    EACCES: 'permission denied (ports below 1024 need privileges: pick a PORT of 1024 or more)',
+    EADDRNOTAVAIL: 'this machine has no such address (set HOST to one of its addresses, or 0.0.0.0)',
+    ENOTFOUND: 'the host name does not resolve (set HOST to an address of this machine)',
+  };
+  if ((syscall === 'listen' || syscall === 'getaddrinfo') && code && reasons[code]) {
+    return new Error(`cannot listen on ${where}: ${reasons[code]}`, { cause: error });
+  }
+  return error;
+}
 
 export const migrate: Command = {
   name: 'migrate',

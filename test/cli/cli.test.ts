@@ -1,25 +1,27 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import pino from 'pino';
-import { createConfig } from '../../src/config.ts';
-import { type RunningServer, startServer } from '../../src/server.ts';
-import { runTyche } from '../helpers/cli.ts';
+import { fileURLToPath } from 'node:url';
+import { runProcess, runTyche, runTycheProcess } from '../helpers/cli.ts';
+import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
 import { storeTargets } from '../helpers/stores.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/tyche.js', import.meta.url));
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
 for (const target of await storeTargets()) {
   describe(`tyche CLI on ${target.dialect}`, { skip: target.skip }, () => {
     let env: Record<string, string>;
     let cleanup: () => Promise<void>;
-    let server: RunningServer;
+    // The server is a process of its own, as in production: the commands below run in this
+    // process, and a second SQLite handle in the server's process could wait on its own lock.
+    let server: ServerProcess;
     before(async () => {
       const opened = await target.open();
       await opened.store.close();
       env = { ...opened.env };
       cleanup = opened.cleanup;
-      server = await startServer(
-        createConfig({ ...env, PORT: '0', TYCHE_SOURCES: 'system' }),
-        pino({ level: 'silent' }),
-      );
+      server = await startServerProcess({ ...env, TYCHE_SOURCES: 'system' });
     });
     after(async () => {
       await server?.stop();
@@ -141,6 +143,21 @@ for (const target of await storeTargets()) {
       assert.equal(badEnv.code, 2);
       assert.match(badEnv.stderr, /^tyche: PORT="x" is not valid/);
       assert.equal(JSON.parse((await runTyche(['keys', 'list', '--json'], env)).stdout).length, before);
+    });
+
+    test('as a real process: the bin shim and the exit status reach the shell', async () => {
+      const shown = await runProcess(process.execPath, [BIN, '--version'], {
+        env: { PATH: process.env.PATH },
+      });
+      assert.equal(shown.code, 0);
+      assert.equal(shown.stdout, `tyche ${version}\n`);
+      const created = await runTycheProcess(['keys', 'create', '--json'], env);
+      assert.equal(created.code, 0, created.stderr);
+      assert.equal((await me(JSON.parse(created.stdout).key)).status, 200);
+      const badEnv = await runTycheProcess(['keys', 'list'], { ...env, PORT: 'x' });
+      assert.equal(badEnv.code, 2);
+      assert.equal(badEnv.stdout, '');
+      assert.match(badEnv.stderr, /^tyche: PORT="x" is not valid/);
     });
 
     test('migrate reports an up-to-date store', async () => {

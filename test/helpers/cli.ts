@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCli } from '../../src/cli/main.ts';
 
 export const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
@@ -37,14 +38,34 @@ export function runProcess(
   });
 }
 
-/** Runs `tyche …` as its own process on the Node that runs the tests. */
 /**
  * A fresh state directory per run unless the caller gives one: verifiers pin log keys and keep
  * checkpoints there, and no run may see another's (or the machine user's) pins.
  */
 export const freshState = () => ({ XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'tyche-state-')) });
 
-export function runTyche(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+/**
+ * Runs `tyche …` in this process through runCli, the seam `main` uses, with only `env` as its
+ * environment: the same parsing, output and exit codes without starting Node and loading the
+ * sources again for every call. runTycheProcess keeps a few tests on the real process.
+ */
+export async function runTyche(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    out: (line) => {
+      stdout += `${line}\n`;
+    },
+    err: (line) => {
+      stderr += `${line}\n`;
+    },
+    env: { PATH: process.env.PATH, ...freshState(), ...env },
+  });
+  return { code, stdout, stderr };
+}
+
+/** Runs `tyche …` as its own process on the Node that runs the tests. */
+export function runTycheProcess(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
   return runProcess(process.execPath, [CLI, ...args], {
     env: { PATH: process.env.PATH, ...freshState(), ...env },
   });
