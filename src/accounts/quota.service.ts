@@ -10,28 +10,68 @@ export interface QuotaTicket {
   resetAt: Date;
 }
 
+/**
+ * A request that is counted when its result is recorded, in the same transaction (the random
+ * endpoints): the count is checked before any work, and `settle` turns the count the record's
+ * transaction returned into the ticket, or the 429.
+ */
+export interface Meter {
+  keyId: string;
+  day: string;
+  limit: number;
+  settle(count: number | undefined): QuotaTicket;
+  /** The count as it was before this request: the headers of an answer that was not counted. */
+  uncounted: QuotaTicket;
+}
+
 export function createQuotaService({ usage, clock }: { usage: UsageRepository; clock: Clock }) {
+  function period() {
+    const at = clock.now();
+    return { at, day: utcDay(at), resetAt: nextUtcMidnight(at) };
+  }
+
+  function refused(limit: number, at: Date, resetAt: Date): AppError {
+    const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - at.getTime()) / 1000));
+    return new AppError(
+      'daily_limit_exceeded',
+      `Daily limit of ${limit} requests reached; it resets at ${resetAt.toISOString()}`,
+      {
+        headers: {
+          'retry-after': String(retryAfter),
+          ...rateLimitHeaders({ limit, count: limit, resetAt }),
+        },
+      },
+    );
+  }
+
   return {
     /** Counts one request against the key's daily limit, or refuses with 429. */
     async consume(keyId: string, limit: number): Promise<QuotaTicket> {
-      const at = clock.now();
-      const day = utcDay(at);
-      const resetAt = nextUtcMidnight(at);
+      const { at, day, resetAt } = period();
       const count = await usage.consume(keyId, day, limit);
-      if (count === undefined) {
-        const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - at.getTime()) / 1000));
-        throw new AppError(
-          'daily_limit_exceeded',
-          `Daily limit of ${limit} requests reached; it resets at ${resetAt.toISOString()}`,
-          {
-            headers: {
-              'retry-after': String(retryAfter),
-              ...rateLimitHeaders({ limit, count: limit, resetAt }),
-            },
-          },
-        );
-      }
+      if (count === undefined) throw refused(limit, at, resetAt);
       return { keyId, day, limit, count, resetAt };
+    },
+
+    /**
+     * Refuses now when the limit is already spent, so a refused request costs no randomness;
+     * otherwise the count is made with the record. Requests racing for the last places are
+     * decided there, by the same conditional upsert as `consume`: the limit stays exact.
+     */
+    async meter(keyId: string, limit: number): Promise<Meter> {
+      const { at, day, resetAt } = period();
+      const before = await usage.countFor(keyId, day);
+      if (before >= limit) throw refused(limit, at, resetAt);
+      return {
+        keyId,
+        day,
+        limit,
+        uncounted: { keyId, day, limit, count: before, resetAt },
+        settle(count) {
+          if (count === undefined) throw refused(limit, clock.now(), resetAt);
+          return { keyId, day, limit, count, resetAt };
+        },
+      };
     },
 
     /** Gives back the request of a ticket that ended in a server error. */

@@ -1,20 +1,26 @@
 import { type Kysely, sql } from 'kysely';
-import { prepareBatchedWrite, prepareQuery } from '../store/prepared-query.ts';
+import { prepareBatchedWrite, prepareQuery, type Slot } from '../store/prepared-query.ts';
 import type { Database } from '../store/schema.ts';
 
+/**
+ * Counts one request unless the key has reached its limit, in one statement: the conditional
+ * upsert is atomic in both engines, so parallel requests, also from several processes, can
+ * never pass the limit. Returns the new count, or no row when refused.
+ */
+export const countStatement = (db: Kysely<Database>, slot: Slot) =>
+  db
+    .insertInto('usage_daily')
+    .values({ key_id: slot('key_id'), day: slot('day'), count: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['key_id', 'day'])
+        .doUpdateSet({ count: sql`usage_daily.count + 1` })
+        .where('usage_daily.count', '<', slot<number>('limit')),
+    )
+    .returning('count');
+
 export function createUsageRepository(db: Kysely<Database>) {
-  const consume = prepareBatchedWrite(db, (slot) =>
-    db
-      .insertInto('usage_daily')
-      .values({ key_id: slot('key_id'), day: slot('day'), count: 1 })
-      .onConflict((oc) =>
-        oc
-          .columns(['key_id', 'day'])
-          .doUpdateSet({ count: sql`usage_daily.count + 1` })
-          .where('usage_daily.count', '<', slot<number>('limit')),
-      )
-      .returning('count'),
-  );
+  const consume = prepareBatchedWrite(db, (slot) => countStatement(db, slot));
   const refund = prepareQuery(db, (slot) =>
     db
       .updateTable('usage_daily')
@@ -32,11 +38,7 @@ export function createUsageRepository(db: Kysely<Database>) {
   );
 
   return {
-    /**
-     * Counts one request unless the key has reached its limit, in one statement: the
-     * conditional upsert is atomic in both engines, so parallel requests, also from several
-     * processes, can never pass the limit. Returns the new count, or undefined when refused.
-     */
+    /** Counts one request (countStatement); the new count, or undefined when refused. */
     async consume(keyId: string, day: string, limit: number): Promise<number | undefined> {
       return (await consume({ key_id: keyId, day, limit })).rows[0]?.count;
     },

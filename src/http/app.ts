@@ -67,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('principal', null);
   app.decorateRequest('quotaTicket', null);
   app.decorateRequest('idempotency', null);
+  app.decorateRequest('meter', null);
   const idempotency = createIdempotency({
     keys: createIdempotencyRepository(deps.store.db),
     quota: deps.quota,

@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountService, Principal } from '../accounts/account.service.ts';
-import { type QuotaService, type QuotaTicket, rateLimitHeaders } from '../accounts/quota.service.ts';
+import {
+  type Meter,
+  type QuotaService,
+  type QuotaTicket,
+  rateLimitHeaders,
+} from '../accounts/quota.service.ts';
 import { AppError } from '../errors.ts';
 import type { Idempotency } from './idempotency.ts';
 
@@ -8,10 +13,17 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
     quotaTicket: QuotaTicket | null;
+    /** Set on routes that count in the transaction of their record (`countsWithRecord`). */
+    meter: Meter | null;
   }
   interface FastifyContextConfig {
     /** `/me` answers every valid key, whatever its plan, and is not counted. */
     anyPlan?: boolean;
+    /**
+     * The route writes its record through `request.meter`, which counts the request in the
+     * same transaction; auth only refuses a key whose limit is already spent.
+     */
+    countsWithRecord?: boolean;
   }
 }
 
@@ -41,20 +53,43 @@ export function protectRoutes(
     }
     // A replay of a kept response is not counted; whether it is one is known once the body is read.
     if (await deps.idempotency.defersCount(request, principal)) return;
+    if (request.routeOptions.config.countsWithRecord) {
+      request.meter = await deps.quota.meter(principal.keyId, principal.dailyLimit);
+      return;
+    }
     request.quotaTicket = await deps.quota.consume(principal.keyId, principal.dailyLimit);
   });
   deps.idempotency.register(scope);
 
   scope.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
-    const ticket = request.quotaTicket;
-    if (!ticket) return payload;
+    await countRefusedMetered(request, reply);
+    let ticket = request.quotaTicket;
     if (reply.statusCode >= 500) {
-      await deps.quota.refund(ticket);
+      if (ticket) await deps.quota.refund(ticket);
       request.quotaTicket = null;
+      // A metered request that failed was never counted: its headers show the count unchanged.
+      ticket ??= request.meter?.uncounted ?? null;
     }
+    if (!ticket) return payload;
     reply.headers(rateLimitHeaders(ticket));
     return payload;
   });
+
+  /**
+   * A metered request refused before its record (bad parameters, 4xx) still counts, as every
+   * other request does; its 429 and its 5xx do not.
+   */
+  async function countRefusedMetered(request: FastifyRequest, reply: FastifyReply) {
+    const meter = request.meter;
+    if (!meter || request.quotaTicket || reply.statusCode >= 500 || reply.statusCode === 429) return;
+    request.meter = null;
+    try {
+      request.quotaTicket = await deps.quota.consume(meter.keyId, meter.limit);
+    } catch (error) {
+      // The last place went to another request meanwhile: this answer is already decided.
+      if (!(error instanceof AppError)) throw error;
+    }
+  }
 
   // Last use is shown in the bot's /keys; a write per request would double the store load
   // for a value nobody reads to the millisecond.

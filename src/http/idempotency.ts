@@ -62,7 +62,9 @@ export function createIdempotency(deps: { keys: IdempotencyRepository; quota: Qu
   const { keys, quota, clock } = deps;
   let lastPurge = 0;
 
+  /** A request answered from the key's state does no work and is not counted. */
   async function refund(request: FastifyRequest) {
+    request.meter = null;
     if (!request.quotaTicket) return;
     await quota.refund(request.quotaTicket);
     request.quotaTicket = null;

@@ -1,5 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { prepareBatchedWrite, prepareQuery } from '../store/prepared-query.ts';
+import { countStatement } from '../accounts/usage.repository.ts';
+import type { Slot } from '../store/prepared-query.ts';
+import { joinGroupCommit, prepareBatchedWrite, prepareQuery } from '../store/prepared-query.ts';
 import type { Database, OperationsTable } from '../store/schema.ts';
 import { baseOf } from './operation-ids.ts';
 
@@ -10,8 +12,15 @@ export type OperationRecord = Selectable<OperationsTable>;
 /** SQLite allows 32 766 bound values per statement; 10 columns × 500 rows stays far below. */
 const ROWS_PER_INSERT = 500;
 
+/** Where a request's count goes when it is written with its record: the key, the UTC day, its limit. */
+export interface Meter {
+  keyId: string;
+  day: string;
+  limit: number;
+}
+
 export function createOperationRepository(db: Kysely<Database>) {
-  const insertRecord = prepareBatchedWrite(db, (slot) =>
+  const recordStatement = (slot: Slot) =>
     db.insertInto('operations').values({
       request_id: slot('request_id'),
       x_request_id: slot('x_request_id'),
@@ -23,8 +32,10 @@ export function createOperationRepository(db: Kysely<Database>) {
       source_fetched_at: slot('source_fetched_at'),
       created_at: slot('created_at'),
       operation_count: slot('operation_count'),
-    }),
-  );
+    });
+  const insertRecord = prepareBatchedWrite(db, recordStatement);
+  const record = prepareQuery(db, recordStatement);
+  const count = prepareQuery(db, (slot) => countStatement(db, slot));
   // The id itself (a record's first id, a draw's, or a row from before 009) or its base.
   const findEither = prepareQuery(db, (slot) =>
     db
@@ -37,6 +48,20 @@ export function createOperationRepository(db: Kysely<Database>) {
     /** The record of one request: one statement, prepared once. */
     async insert(row: Required<OperationRow>): Promise<void> {
       await insertRecord(row);
+    },
+
+    /**
+     * The daily-limit count and the record of one request, in one transaction (of the group
+     * commit): the record exists exactly when the request was counted. The new count, or
+     * undefined when the limit was reached and nothing was written.
+     */
+    async insertCounted(row: Required<OperationRow>, meter: Meter): Promise<number | undefined> {
+      const counted = await joinGroupCommit(db, async (handle) => {
+        const result = await count({ key_id: meter.keyId, day: meter.day, limit: meter.limit }, handle);
+        if (result.rows.length > 0) await record(row, handle);
+        return result;
+      });
+      return counted.rows[0]?.count;
     },
 
     async insertMany(rows: OperationRow[], trx: Kysely<Database> = db): Promise<void> {

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { Cascade } from './cascade.ts';
 import { createChaChaStream } from './chacha-stream.ts';
-import type { OperationRepository, OperationRow } from './operation.repository.ts';
+import type { Meter, OperationRepository, OperationRow } from './operation.repository.ts';
 import { newBaseId, operationIds } from './operation-ids.ts';
 import type { Material } from './pool.ts';
 import { choose, intInRangeWith, shuffle, uniformFrom } from './sampling.ts';
@@ -25,6 +25,11 @@ export interface OperationContext {
   keyId: string;
   xRequestId: string;
   endpoint: string;
+  /**
+   * Counts the request with its record, in one transaction; given by the HTTP layer for the
+   * random endpoints. `accept` gets the new count (undefined: the limit was reached, 429).
+   */
+  meter?: (Meter & { accept(count: number | undefined): void }) | undefined;
 }
 
 /**
@@ -80,7 +85,11 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
   }
 
   async function record(ctx: OperationContext, op: Operation, count = 1) {
-    await operations.insert(row(ctx, op, count));
+    if (!ctx.meter) {
+      await operations.insert(row(ctx, op, count));
+      return;
+    }
+    ctx.meter.accept(await operations.insertCounted(row(ctx, op, count), ctx.meter));
   }
 
   return {

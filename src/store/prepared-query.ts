@@ -44,6 +44,8 @@ export function prepareQuery<R>(
 
 interface Pending {
   run: (handle: Kysely<Database>) => Promise<QueryResult<unknown>>;
+  /** Several statements that must commit together even when run alone. */
+  atomic: boolean;
   resolve: (result: QueryResult<unknown>) => void;
   reject: (error: unknown) => void;
 }
@@ -54,16 +56,23 @@ interface Pending {
  * SQLite, each page the WAL takes) is paid once per batch instead of once per statement. A
  * statement still resolves only after its commit, so an answer never gets ahead of its write.
  * When one statement fails it takes its batch's transaction with it: the batch then runs again
- * statement by statement, so only its own request sees the error.
+ * item by item, so only its own request sees the error. An item of several statements (a daily-
+ * limit count and the record it pays for) always commits as one.
  */
 function createBatcher(db: Kysely<Database>) {
   let pending: Pending[] = [];
+
+  const alone = (item: Pending) =>
+    (item.atomic ? db.transaction().execute((trx) => item.run(trx)) : item.run(db)).then(
+      item.resolve,
+      item.reject,
+    );
 
   const flush = async () => {
     const batch = pending;
     pending = [];
     if (batch.length === 1) {
-      batch[0].run(db).then(batch[0].resolve, batch[0].reject);
+      alone(batch[0]);
       return;
     }
     try {
@@ -74,18 +83,30 @@ function createBatcher(db: Kysely<Database>) {
       });
       for (const [i, item] of batch.entries()) item.resolve(results[i]);
     } catch {
-      for (const item of batch) item.run(db).then(item.resolve, item.reject);
+      for (const item of batch) alone(item);
     }
   };
 
-  return <R>(run: (handle: Kysely<Database>) => Promise<QueryResult<R>>): Promise<QueryResult<R>> =>
+  return <R>(
+    run: (handle: Kysely<Database>) => Promise<QueryResult<R>>,
+    atomic = false,
+  ): Promise<QueryResult<R>> =>
     new Promise((resolve, reject) => {
       if (pending.length === 0) setImmediate(flush);
-      pending.push({ run, resolve: resolve as Pending['resolve'], reject });
+      pending.push({ run, atomic, resolve: resolve as Pending['resolve'], reject });
     });
 }
 
 const batchers = new WeakMap<Kysely<Database>, ReturnType<typeof createBatcher>>();
+
+function batcherOf(db: Kysely<Database>) {
+  let batch = batchers.get(db);
+  if (!batch) {
+    batch = createBatcher(db);
+    batchers.set(db, batch);
+  }
+  return batch;
+}
 
 /** A prepared write that joins the group commit of `db` (see createBatcher). */
 export function prepareBatchedWrite<R>(
@@ -93,11 +114,14 @@ export function prepareBatchedWrite<R>(
   build: (slot: Slot) => Compilable<R>,
 ): (values: Record<string, unknown>) => Promise<QueryResult<R>> {
   const query = prepareQuery(db, build);
-  let batch = batchers.get(db);
-  if (!batch) {
-    batch = createBatcher(db);
-    batchers.set(db, batch);
-  }
-  const join = batch;
+  const join = batcherOf(db);
   return (values) => join((handle) => query(values, handle));
+}
+
+/** Prepared statements run in order as one item of the group commit, committing together. */
+export function joinGroupCommit<R>(
+  db: Kysely<Database>,
+  run: (handle: Kysely<Database>) => Promise<QueryResult<R>>,
+): Promise<QueryResult<R>> {
+  return batcherOf(db)(run, true);
 }

@@ -33,13 +33,25 @@ const BODY_ERRORS = [
 
 export function operationContext(request: FastifyRequest): OperationContext {
   const principal = request.principal!;
+  const meter = request.meter;
   return {
     accountId: principal.accountId,
     keyId: principal.keyId,
     xRequestId: request.id,
     endpoint: `${request.method} ${request.routeOptions.url}`,
+    meter: meter
+      ? {
+          ...meter,
+          accept: (count) => {
+            request.quotaTicket = meter.settle(count);
+          },
+        }
+      : undefined,
   };
 }
+
+/** The random endpoints count each request in the transaction of its operations record. */
+const counted = { countsWithRecord: true };
 
 export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> = async (app, { random }) => {
   const common = { tags: ['random'], security: [{ bearer: [] }] };
@@ -47,6 +59,7 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
   app.get(
     '/random/int',
     {
+      config: counted,
       schema: {
         ...common,
         summary: 'Uniform random integers in [min, max], without modulo bias',
@@ -60,6 +73,7 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
   app.post(
     '/random/choice',
     {
+      config: counted,
       schema: {
         ...common,
         summary: 'Choose count elements of items, optionally at distinct positions',
@@ -73,6 +87,7 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
   app.post(
     '/random/shuffle',
     {
+      config: counted,
       schema: {
         ...common,
         summary: 'Fisher–Yates shuffle of items',
@@ -86,6 +101,7 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
   app.get(
     '/random/bytes',
     {
+      config: counted,
       schema: {
         ...common,
         summary: 'Random bytes from the system CSPRNG mixed with the external source',
