@@ -8,6 +8,11 @@ export const ERROR_CODES = {
     title: 'Invalid parameter',
     help: 'A value is out of range, not allowed, or inconsistent with another value.',
   },
+  malformed_request: {
+    status: 400,
+    title: 'Malformed request',
+    help: 'The request is not valid HTTP/1.1 (its request line, a header or its framing); the connection is closed.',
+  },
   missing_parameter: {
     status: 400,
     title: 'Missing parameter',
@@ -75,11 +80,21 @@ export const ERROR_CODES = {
     title: 'Webhook limit reached',
     help: 'An account has at most 10 webhook endpoints; delete one before adding another.',
   },
+  request_timeout: {
+    status: 408,
+    title: 'Request timeout',
+    help: 'The request (its headers or body) did not arrive in time; the connection is closed.',
+  },
   payload_too_large: { status: 413, title: 'Payload too large', help: 'The request body exceeds 1 MiB.' },
   unsupported_media_type: {
     status: 415,
     title: 'Unsupported media type',
     help: 'POST bodies must be sent as `Content-Type: application/json`.',
+  },
+  headers_too_large: {
+    status: 431,
+    title: 'Request headers too large',
+    help: 'The request headers exceed the 16 KiB the server reads; send fewer or shorter headers.',
   },
   invalid_type: {
     status: 422,

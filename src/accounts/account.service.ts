@@ -53,6 +53,9 @@ interface Deps {
   defaultDailyLimit: number;
 }
 
+/** Compared against when no key has the prefix: a hash no key has (all zero bytes). */
+const NO_KEY_HASH = '0'.repeat(64);
+
 export function createAccountService({ accounts, usage, clock, defaultDailyLimit }: Deps) {
   const now = () => clock.now().getTime();
 
@@ -137,7 +140,10 @@ export function createAccountService({ accounts, usage, clock, defaultDailyLimit
       const row = looksLikeApiKey(key)
         ? await accounts.findKeyByPrefix(key.slice(0, KEY_PREFIX_LENGTH))
         : undefined;
-      if (!row || !keyMatchesHash(key, row.hash) || row.revoked_at !== null) {
+      // The hash is computed whether or not the prefix is known, so the answer's timing does not
+      // tell a caller which prefixes exist.
+      const matches = keyMatchesHash(key, row?.hash ?? NO_KEY_HASH);
+      if (!row || !matches || row.revoked_at !== null) {
         throw new AppError('unauthorized', 'The API key is unknown or revoked', {
           headers: { 'www-authenticate': 'Bearer' },
         });

@@ -16,13 +16,14 @@ import { type CertificateLookup, verifyRoutes } from '../verify/verify.routes.ts
 import type { WebhookService } from '../webhooks/webhook.service.ts';
 import { protectRoutes } from './auth.ts';
 import { createIdempotency } from './idempotency.ts';
-import { parseJsonBody } from './json-body.ts';
+import { parseJsonBody, TooDeep } from './json-body.ts';
 import { trackRoutes } from './method-not-allowed.ts';
 import type { Metrics } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { sendProblem, toAppError } from './problem.ts';
 import { allowPublicReads } from './public-cors.ts';
 import { requestIdOf } from './request-id.ts';
+import { clientErrorHandler, frameworkErrorHandler } from './transport-errors.ts';
 import { docsRoutes } from './routes/docs.routes.ts';
 import { giveawayRoutes } from './routes/giveaway.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
@@ -61,6 +62,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     // Any id in a path must reach its route and be answered 404 there, not 414 by the router.
     routerOptions: { maxParamLength: 1000 },
+    frameworkErrors: frameworkErrorHandler(deps.config.publicBaseUrl),
+    clientErrorHandler: clientErrorHandler(deps.config.publicBaseUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -146,6 +149,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 }
 
 /**
+ * Why a JSON body cannot be read as sent: compressed (it would be parsed as text), or in a
+ * character set other than UTF-8 (RFC 8259 allows no other).
+ */
+function unreadableEncoding(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const encoding = String(headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding !== 'identity' && encoding !== '') {
+    return `Content-Encoding ${encoding} is not accepted; send the JSON body uncompressed`;
+  }
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(String(headers['content-type'] ?? ''))?.[1];
+  if (charset && !/^utf-?8$/i.test(charset)) {
+    return `charset=${charset} is not accepted; JSON bodies must be UTF-8`;
+  }
+  return undefined;
+}
+
+/**
  * Only JSON bodies are read. An empty body counts as none (a draw may be posted without one);
  * anything that is not a JSON object is refused as invalid_json before validation.
  */
@@ -154,14 +173,17 @@ function acceptJsonOnly(app: FastifyInstance) {
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'string', bodyLimit: BODY_LIMIT },
-    (_request, body, done) => {
+    (request, body, done) => {
+      const unreadable = unreadableEncoding(request.headers);
+      if (unreadable) return done(new AppError('unsupported_media_type', unreadable));
       const text = String(body);
       if (text.trim() === '') return done(null, undefined);
       let value: unknown;
       try {
         value = parseJsonBody(text);
       } catch (error) {
-        return done(new AppError('invalid_json', `Body is not valid JSON: ${(error as Error).message}`));
+        const reason = error instanceof TooDeep ? 'Body is nested too deeply' : 'Body is not valid JSON';
+        return done(new AppError('invalid_json', `${reason}: ${(error as Error).message}`));
       }
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         return done(new AppError('invalid_json', 'Body must be a JSON object'));

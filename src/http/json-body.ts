@@ -22,11 +22,43 @@ function remember(this: object, key: string, value: unknown, context?: { source?
   return value;
 }
 
+/** Deeper than any request body needs; far below what recursive code downstream survives. */
+export const MAX_JSON_DEPTH = 32;
+
+export class TooDeep extends Error {
+  override name = 'TooDeep';
+}
+
 /**
- * Throws JSON.parse's SyntaxError on bad JSON. A reviver makes parsing several times slower, so
- * text in which no number can have a fraction or an exponent is parsed without one.
+ * The deepest nesting of arrays and objects in JSON text, counted outside strings, stopping as
+ * soon as it passes `limit`: a 10 KB body of 5 000 brackets must be refused before the parser,
+ * the validator or the handler recurse into it.
+ */
+function exceedsDepth(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > limit) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
+/**
+ * Throws JSON.parse's SyntaxError on bad JSON, TooDeep past MAX_JSON_DEPTH. A reviver makes
+ * parsing several times slower, so text in which no number can have a fraction or an exponent
+ * is parsed without one.
  */
 export function parseJsonBody(text: string): unknown {
+  if (exceedsDepth(text, MAX_JSON_DEPTH)) {
+    throw new TooDeep(`arrays and objects are nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   if (!MAYBE_NOT_PLAIN.test(text)) return JSON.parse(text);
   return JSON.parse(text, remember as (key: string, value: unknown) => unknown);
 }
