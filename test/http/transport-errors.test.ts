@@ -103,6 +103,15 @@ describe('answers of the HTTP layer itself', () => {
     assert.equal((await send({ 'content-type': 'application/json; charset="utf-8"' })).status, 200);
   });
 
+  test('a body over 1 MiB: 413 problem', async () => {
+    const res = await fetch(`${base}/api/v1/random/shuffle`, {
+      method: 'POST',
+      headers: { ...bearer(key), 'content-type': 'application/json' },
+      body: JSON.stringify({ items: ['x'.repeat(1_100_000)] }),
+    });
+    await problem(res, 413, 'payload_too_large');
+  });
+
   test('headers over the limit: 431 problem with X-Request-ID, written by the parser', async () => {
     const res = await fetch(`${base}/api/v1/me`, {
       headers: { ...bearer(key), 'x-padding': 'p'.repeat(20_000) },
