@@ -4,7 +4,7 @@ import { joinUrlFor } from './bot/join-link.ts';
 import { createTelegram, fetchBotInfo } from './bot/telegram.setup.ts';
 import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
-import { createMetrics } from './http/metrics.ts';
+import { createMetrics, registerJobMetrics, timeGiveawayWork } from './http/metrics.ts';
 import { createJobRunner } from './jobs/job-runner.ts';
 import { createServices } from './services.ts';
 import { openStore, type Store } from './store/store.ts';
@@ -45,6 +45,8 @@ export async function startServer(config: Config, logger = createLogger(config))
       reportError: (error) => logger.error({ err: error }, 'a draw listener failed'),
       log: logger.child({ component: 'giveaways' }),
     });
+    timeGiveawayWork(metrics, services.giveaways, services.jobHandlers);
+    registerJobMetrics(metrics, store.db, services.clock);
     // Every process runs the promised background work; claims keep one job to one process.
     const runner = createJobRunner({
       jobs: services.jobs,

@@ -1,9 +1,20 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { type Kysely, sql } from 'kysely';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Clock } from '../clock.ts';
+import { DRAW_JOB, SEAL_JOB } from '../giveaways/giveaway-seal.ts';
+import type { JobHandler } from '../jobs/job-runner.ts';
+import type { Database } from '../store/schema.ts';
 
-/** One registry per app instance, so tests can build many apps without clashing names. */
+/**
+ * One registry per app instance, so tests can build many apps without clashing names. Other
+ * modules add their own metrics to `registry` where they are built (the randomness sources'
+ * pool and breaker gauges, the webhook delivery counters): pass it as `registers: [registry]`,
+ * or add a scrape-time collector with `collect`.
+ */
 export function createMetrics(options: { defaults?: boolean } = {}) {
   const registry = new Registry();
-  if (options.defaults) collectDefaultMetrics({ register: registry });
+  // Event-loop lag, CPU, memory, heap, handles: prom-client's process defaults.
+  if (options.defaults) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
   const requests = new Counter({
     name: 'tyche_http_requests_total',
     help: 'HTTP requests by route, method and status',
@@ -17,7 +28,156 @@ export function createMetrics(options: { defaults?: boolean } = {}) {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  return { registry, requests, latency };
+  const giveawayWork = (what: 'seal' | 'draw') =>
+    new Histogram({
+      name: `tyche_${what}_duration_seconds`,
+      help: `Time to ${what} a giveaway, from the API or bot (trigger="api") or the job queue (trigger="job")`,
+      labelNames: ['trigger'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    });
+  return {
+    registry,
+    requests,
+    latency,
+    seals: giveawayWork('seal'),
+    draws: giveawayWork('draw'),
+    /** Registers a gauge computed at scrape time, e.g. from the store. */
+    collect<L extends string>(
+      name: string,
+      help: string,
+      labelNames: readonly L[],
+      read: (set: (labels: Partial<Record<L, string>>, value: number) => void) => Promise<void> | void,
+    ) {
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers: [registry],
+        async collect() {
+          // Label sets that are gone (a kind with no jobs left) must not keep their last value.
+          this.reset();
+          await read((labels, value) => this.set(labels, value));
+        },
+      });
+    },
+  };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+interface Backlog {
+  kind: string;
+  pending: number;
+  retrying: number;
+  oldestDue: number | null;
+}
+
+/**
+ * The background-job backlog, read from the jobs table at each scrape: it counts the work every
+ * process owes, not just this one's. The three gauges share one query per scrape.
+ */
+export function registerJobMetrics(metrics: Metrics, db: Kysely<Database>, clock: Clock): void {
+  let snapshot: Promise<{ at: number; rows: Backlog[] }> | undefined;
+  const read = () => {
+    snapshot ??= (async () => {
+      const at = clock.now().getTime();
+      const rows = await db
+        .selectFrom('jobs')
+        .where('done_at', 'is', null)
+        .groupBy('kind')
+        .select([
+          'kind',
+          sql<number>`count(*)`.as('pending'),
+          sql<number>`sum(case when last_error is not null then 1 else 0 end)`.as('retrying'),
+          sql<number | null>`min(case when run_at <= ${at} then run_at end)`.as('oldest_due'),
+        ])
+        .execute();
+      return {
+        at,
+        rows: rows.map((r) => ({
+          kind: r.kind,
+          pending: Number(r.pending),
+          retrying: Number(r.retrying),
+          oldestDue: r.oldest_due === null ? null : Number(r.oldest_due),
+        })),
+      };
+    })().finally(() => {
+      snapshot = undefined;
+    });
+    return snapshot;
+  };
+  // A scrape while the store is down reports no backlog rather than failing every metric;
+  // /readyz and the request errors report the store.
+  const rows = async () => await read().catch(() => ({ at: 0, rows: [] as Backlog[] }));
+  metrics.collect('tyche_jobs_pending', 'Background jobs not done yet, by kind', ['kind'], async (set) => {
+    for (const r of (await rows()).rows) set({ kind: r.kind }, r.pending);
+  });
+  metrics.collect(
+    'tyche_jobs_retrying',
+    'Background jobs that failed at least once and wait for another attempt, by kind',
+    ['kind'],
+    async (set) => {
+      for (const r of (await rows()).rows) set({ kind: r.kind }, r.retrying);
+    },
+  );
+  metrics.collect(
+    'tyche_jobs_overdue_seconds',
+    'How long the oldest due job of each kind has waited past its time (0 when none is due)',
+    ['kind'],
+    async (set) => {
+      const { at, rows: backlog } = await rows();
+      for (const r of backlog) set({ kind: r.kind }, r.oldestDue === null ? 0 : (at - r.oldestDue) / 1000);
+    },
+  );
+}
+
+interface TimedGiveaways {
+  seal(...args: never[]): Promise<unknown>;
+  draw(...args: never[]): Promise<unknown>;
+}
+
+/**
+ * Times seals and draws where they start: the service's methods (API and bot) and the job
+ * handlers that seal at ends_at and draw at the committed round. Only completed work is
+ * observed: a failure shows in the request or job metrics, and a job that waits for its round
+ * is not a draw yet.
+ */
+export function timeGiveawayWork(
+  metrics: Metrics,
+  giveaways: TimedGiveaways,
+  handlers: Record<string, JobHandler>,
+): void {
+  const timed =
+    <A extends unknown[], R>(
+      histogram: Histogram<'trigger'>,
+      run: (...args: A) => Promise<R>,
+      completed: (result: R) => boolean = () => true,
+    ) =>
+    async (...args: A): Promise<R> => {
+      const end = histogram.startTimer({ trigger: 'api' });
+      const result = await run(...args);
+      if (completed(result)) end();
+      return result;
+    };
+  giveaways.seal = timed(metrics.seals, giveaways.seal.bind(giveaways));
+  // A 202 means the draw waits for its round and completes later, as a job.
+  giveaways.draw = timed(
+    metrics.draws,
+    giveaways.draw.bind(giveaways),
+    (outcome) => (outcome as { status?: number }).status !== 202,
+  );
+  for (const [kind, histogram] of [
+    [SEAL_JOB, metrics.seals],
+    [DRAW_JOB, metrics.draws],
+  ] as const) {
+    const handle = handlers[kind];
+    if (!handle) continue;
+    handlers[kind] = async (job) => {
+      const end = histogram.startTimer({ trigger: 'job' });
+      const outcome = await handle(job);
+      if ('done' in outcome) end();
+      return outcome;
+    };
+  }
+}
