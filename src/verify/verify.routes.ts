@@ -9,6 +9,7 @@ import { algorithmPage } from './algorithm-doc.ts';
 import { bundleRoutes } from './bundle.routes.ts';
 import { renderCertificatePdf } from './certificate-pdf.ts';
 import { pageCsp, sendPage } from './page-parts.ts';
+import { createRenderCache, matchesEtag } from './render-cache.ts';
 import {
   type AnyCertificate,
   isCertificateV2,
@@ -22,8 +23,12 @@ export interface CertificateLookup {
 }
 
 const MAX_ID_LENGTH = 128;
-// Certificates never change once written; a short lifetime still lets an operator take one down.
+// The page may gain information as the software improves; its certificate never changes.
 const CACHE = 'public, max-age=300';
+/** A certificate's JSON and PDF are fixed once it is signed: clients and proxies may keep them. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Rendered PDFs and JSON bodies kept per process (a PDF is about 0.4 s of CPU to render). */
+const RENDERED_KEPT = 200;
 
 /** q-value of the best entry of an Accept header that matches `type` (exact beats wildcard). */
 function quality(accept: string, type: string): { q: number; exact: boolean } {
@@ -54,6 +59,7 @@ export const verifyRoutes: FastifyPluginAsync<{ config: Config; certificates: Ce
   { config, certificates },
 ) => {
   const base = config.publicBaseUrl;
+  const rendered = createRenderCache(RENDERED_KEPT);
   await app.register(bundleRoutes, { config });
 
   app.get(
@@ -84,20 +90,22 @@ export const verifyRoutes: FastifyPluginAsync<{ config: Config; certificates: Ce
         return sendPage(reply, 404, renderNotFoundPage(id));
       }
       const path = `/verify/${encodeURIComponent(id)}`;
-      if (wantsJson) {
-        return reply
-          .type('application/json; charset=utf-8')
-          .header('cache-control', CACHE)
-          .send(JSON.stringify(cert));
-      }
-      if (suffix === 'pdf') {
-        const pdf = await renderCertificatePdf(cert, `${base}${path}`, `${base}/docs/draw-algorithm`);
-        const filename = `tyche-certificate-${id.replace(/[^A-Za-z0-9_-]/g, '_')}.pdf`;
-        return reply
-          .type('application/pdf')
-          .header('cache-control', CACHE)
-          .header('content-disposition', `inline; filename="${filename}"`)
-          .send(pdf);
+      if (wantsJson || suffix === 'pdf') {
+        const out =
+          suffix === 'pdf'
+            ? await rendered.get(`pdf:${id}`, () =>
+                renderCertificatePdf(cert, `${base}${path}`, `${base}/docs/draw-algorithm`),
+              )
+            : await rendered.get(`json:${id}`, async () => JSON.stringify(cert));
+        reply.header('cache-control', IMMUTABLE).header('etag', out.etag);
+        if (suffix === 'pdf') {
+          const filename = `tyche-certificate-${id.replace(/[^A-Za-z0-9_-]/g, '_')}.pdf`;
+          reply.type('application/pdf').header('content-disposition', `inline; filename="${filename}"`);
+        } else {
+          reply.type('application/json; charset=utf-8');
+        }
+        if (matchesEtag(request.headers['if-none-match'], out.etag)) return reply.code(304).send();
+        return reply.send(out.body);
       }
       const urls = {
         page: `${base}${path}`,

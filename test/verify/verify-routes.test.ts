@@ -154,6 +154,29 @@ describe('public verification pages', () => {
     for (const w of cert.winners) assert.ok(text[0].includes(String(w.telegram_id)));
   });
 
+  test('JSON and PDF are immutable: long-lived caching, an ETag, 304 on revalidation, rendered once', async () => {
+    for (const suffix of ['json', 'pdf']) {
+      const first = await get(`/verify/${certificateId}.${suffix}`);
+      assert.equal(first.statusCode, 200);
+      assert.equal(first.headers['cache-control'], 'public, max-age=31536000, immutable');
+      const etag = String(first.headers.etag);
+      assert.match(etag, /^"[A-Za-z0-9_-]{43}"$/);
+      const again = await get(`/verify/${certificateId}.${suffix}`);
+      assert.equal(again.headers.etag, etag);
+      assert.deepEqual(again.rawPayload, first.rawPayload);
+      const revalidated = await get(`/verify/${certificateId}.${suffix}`, {
+        'if-none-match': `W/${etag}, "other"`,
+      });
+      assert.equal(revalidated.statusCode, 304);
+      assert.equal(revalidated.rawPayload.length, 0);
+      const changed = await get(`/verify/${certificateId}.${suffix}`, { 'if-none-match': '"other"' });
+      assert.equal(changed.statusCode, 200);
+    }
+    // Eight clients at once share one rendering: every answer is the same bytes.
+    const burst = await Promise.all(Array.from({ length: 8 }, () => get(`/verify/${certificateId}.pdf`)));
+    assert.equal(new Set(burst.map((r) => r.headers.etag)).size, 1);
+  });
+
   test('the algorithm specification is rendered on the server, with working anchors', async () => {
     const res = await get('/docs/draw-algorithm');
     assert.equal(res.statusCode, 200);
