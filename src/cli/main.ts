@@ -7,7 +7,12 @@ import { type Command, helpText, type Io, parseCommandArgs, UsageError } from '.
 import { keysCreate, keysList, keysRevoke } from './keys.commands.ts';
 import { logVerify } from './log.commands.ts';
 import { migrate, serve } from './serve.commands.ts';
-import { signingKeyGenerate, signingKeyList, signingKeyRotate } from './signing-key.commands.ts';
+import {
+  signingKeyExport,
+  signingKeyGenerate,
+  signingKeyList,
+  signingKeyRotate,
+} from './signing-key.commands.ts';
 import { verify } from './verify.command.ts';
 import { witness } from './witness.command.ts';
 
@@ -21,6 +26,7 @@ export const COMMANDS: Command[] = [
   signingKeyRotate,
   signingKeyList,
   signingKeyGenerate,
+  signingKeyExport,
   backup,
   verify,
   logVerify,

@@ -57,6 +57,34 @@ export const signingKeyList: Command = {
   },
 };
 
+export const signingKeyExport: Command = {
+  name: 'signing-key export',
+  usage: 'signing-key export FILE',
+  summary: `Write the generated signing key in use to FILE (a new file, mode 600), so it can be kept apart
+from the database and configured with TYCHE_SIGNING_KEY_FILE: the same key goes on signing, announced
+in the log once, and a lost database no longer takes it along.`,
+  async run({ positionals }, io) {
+    const [file] = positionals;
+    if (!file || positionals.length !== 1) throw new UsageError('give exactly one FILE to write');
+    const path = resolve(file);
+    if (existsSync(path)) {
+      io.err(`tyche signing-key export: ${path} exists already: give a new file name`);
+      return 1;
+    }
+    if (configFromEnv(io.env).TYCHE_SIGNING_KEY) {
+      io.err(
+        'tyche signing-key export: the key in use already comes from TYCHE_SIGNING_KEY or TYCHE_SIGNING_KEY_FILE',
+      );
+      return 2;
+    }
+    const key = await withServices(io.env, async ({ signer }) => signer.current());
+    writeFileSync(path, `${signingKeySecret(key)}\n`, { mode: 0o600, flag: 'wx' });
+    io.out(key.kid);
+    io.err(`Wrote the key ${key.kid} to ${path}. Start the server with TYCHE_SIGNING_KEY_FILE=${path}.`);
+    return 0;
+  },
+};
+
 export const signingKeyGenerate: Command = {
   name: 'signing-key generate',
   usage: 'signing-key generate FILE',

@@ -110,6 +110,29 @@ for (const target of await storeTargets()) {
 }
 
 describe('keys from a file', () => {
+  test('export moves the generated key into a file that then signs in its place', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tyche-keyfile-'));
+    try {
+      const env = { DATA_DIR: dir };
+      const [generated] = JSON.parse((await runTyche(['signing-key', 'list', '--json'], env)).stdout);
+      const file = join(dir, 'exported.key');
+      const exported = await runTyche(['signing-key', 'export', file], env);
+      assert.equal(exported.code, 0, exported.stderr);
+      assert.equal(exported.stdout.trim(), generated.kid);
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      assert.equal(signingKeyFromSecret(readFileSync(file, 'utf8').trim()).kid, generated.kid);
+
+      const configured = { ...env, TYCHE_SIGNING_KEY_FILE: file };
+      const listed = JSON.parse((await runTyche(['signing-key', 'list', '--json'], configured)).stdout);
+      assert.deepEqual(listed, [generated], 'the same key, still the only one, not retired');
+      const again = await runTyche(['signing-key', 'export', join(dir, 'other.key')], configured);
+      assert.equal(again.code, 2);
+      assert.match(again.stderr, /already comes from TYCHE_SIGNING_KEY/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('generate writes an owner-only key file that a configured key rotation uses', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tyche-keyfile-'));
     try {
