@@ -116,6 +116,11 @@ export const ERROR_CODES = {
     title: 'Internal error',
     help: 'An unexpected error. Quote the `X-Request-ID` to support.',
   },
+  service_unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    help: 'The database did not answer (a lost connection, a restart, a lock held too long). Nothing was changed; retry after `Retry-After` seconds.',
+  },
   randomness_unavailable: {
     status: 503,
     title: 'Randomness unavailable',

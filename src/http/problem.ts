@@ -28,6 +28,24 @@ export function problemOf(error: AppError, requestId: string, publicBaseUrl: str
 }
 
 /**
+ * PostgreSQL's classes 08 (connection exception) and 57P (operator intervention: a server
+ * shutting down, a connection terminated), a statement cancelled by its timeout (57014), the
+ * socket errors of a dropped connection, and SQLite's busy or locked store: the database is
+ * out of reach for now, which is no fault of the request.
+ */
+function isStoreUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (/^08|^57P0|^57014$|^53300$/.test(code)) return true;
+  if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH'].includes(code)) return true;
+  if (/^SQLITE_(BUSY|LOCKED)/.test(code)) return true;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|database is locked/i.test(
+    message,
+  );
+}
+
+/**
  * Turns whatever was thrown into one of the table's codes. Fastify's own errors carry a
  * status we map by meaning; anything else is an internal error whose details stay in the log.
  */
@@ -47,6 +65,12 @@ export function toAppError(error: unknown): AppError {
     return new AppError('invalid_json', fastifyError.message ?? 'Invalid body');
   if (status >= 400 && status < 500)
     return new AppError('invalid_parameter', fastifyError.message ?? 'Invalid request');
+  if (isStoreUnavailable(error)) {
+    return new AppError('service_unavailable', 'The database is out of reach; retry shortly', {
+      headers: { 'retry-after': '2' },
+      cause: error,
+    });
+  }
   return new AppError('internal_error', 'An unexpected error occurred; quote the X-Request-ID to support', {
     cause: error,
   });

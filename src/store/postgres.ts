@@ -73,6 +73,10 @@ export function openPostgres(
   // the process instead of letting the next query fail and be reported.
   pool.on('error', () => {});
   pool.on('connect', (client) => {
+    // A connection the server terminates while it is checked out (between the statements of a
+    // transaction) emits 'error' on the client too; the statement in flight fails on its own and
+    // the pool drops the client on release, so the event needs only to be heard.
+    client.on('error', () => {});
     prepareMarked(client);
     dropOnReadTimeout(client);
   });
