@@ -32,6 +32,8 @@ const fields = {
   DRAND_CHAIN: drandChain(),
   TYCHE_DRAW_WAIT_MS: integer(10_000, 0, 120_000),
   TYCHE_SEAL_DELAY_ROUNDS: integer(10, 2, 10_000),
+  TYCHE_PUBLIC_RATE_LIMIT: integer(1200, 0, 1_000_000),
+  TYCHE_TRUST_PROXY: boolean(false),
   TYCHE_WEBHOOK_RETRY_S: secondsList('5,300,1800,7200,18000,36000,36000'),
   TYCHE_WEBHOOK_ALLOW_PRIVATE: boolean(false),
   TYCHE_WITNESSES: pairList('url'),

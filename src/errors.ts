@@ -111,6 +111,11 @@ export const ERROR_CODES = {
     title: 'Daily limit exceeded',
     help: 'The key has used its daily request limit; `Retry-After` gives the seconds until 00:00 UTC.',
   },
+  rate_limited: {
+    status: 429,
+    title: 'Too many requests',
+    help: 'Too many requests without a key from one address (public pages, certificates, proofs, the log); retry after `Retry-After` seconds.',
+  },
   internal_error: {
     status: 500,
     title: 'Internal error',

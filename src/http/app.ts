@@ -22,8 +22,8 @@ import type { Metrics } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { sendProblem, toAppError } from './problem.ts';
 import { allowPublicReads } from './public-cors.ts';
+import { limitPublicRoutes } from './public-rate-limit.ts';
 import { requestIdOf } from './request-id.ts';
-import { clientErrorHandler, frameworkErrorHandler } from './transport-errors.ts';
 import { docsRoutes } from './routes/docs.routes.ts';
 import { giveawayRoutes } from './routes/giveaway.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
@@ -32,6 +32,7 @@ import { meRoutes } from './routes/me.routes.ts';
 import { randomRoutes } from './routes/random.routes.ts';
 import { webhookRoutes } from './routes/webhook.routes.ts';
 import { wellKnownRoutes } from './routes/well-known.routes.ts';
+import { clientErrorHandler, frameworkErrorHandler } from './transport-errors.ts';
 import { validatorCompiler } from './validation.ts';
 
 export interface AppDeps {
@@ -50,6 +51,9 @@ export interface AppDeps {
 }
 
 export const BODY_LIMIT = 1024 * 1024;
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 /** Builds the HTTP app without listening; main.ts listens, tests use inject() or listen on port 0. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -63,9 +67,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Any id in a path must reach its route and be answered 404 there, not 414 by the router.
     routerOptions: { maxParamLength: 1000 },
     frameworkErrors: frameworkErrorHandler(deps.config.publicBaseUrl),
+    // Behind a reverse proxy the client's address is the one the proxy reports.
+    trustProxy: deps.config.TYCHE_TRUST_PROXY,
+    // A request (headers and body) must arrive within 30 s, its headers within 10 s: a client
+    // trickling bytes cannot hold a connection open. Idle keep-alive connections close after 72 s.
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     clientErrorHandler: clientErrorHandler(deps.config.publicBaseUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.server.headersTimeout = HEADERS_TIMEOUT_MS;
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
   app.decorateRequest('quotaTicket', null);
@@ -125,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return sendProblem(request, reply, error, deps.config.publicBaseUrl);
   });
 
+  await limitPublicRoutes(app, deps.config.TYCHE_PUBLIC_RATE_LIMIT);
   await registerOpenApi(app, deps.config);
   await app.register(healthRoutes, { store: deps.store, metrics: deps.metrics });
   await app.register(docsRoutes, { config: deps.config });
@@ -153,7 +165,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
  * character set other than UTF-8 (RFC 8259 allows no other).
  */
 function unreadableEncoding(headers: Record<string, string | string[] | undefined>): string | undefined {
-  const encoding = String(headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = String(headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   if (encoding !== 'identity' && encoding !== '') {
     return `Content-Encoding ${encoding} is not accepted; send the JSON body uncompressed`;
   }
