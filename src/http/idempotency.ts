@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { type TSchema, Type } from 'typebox';
 import type { Principal } from '../accounts/account.service.ts';
 import type { QuotaService } from '../accounts/quota.service.ts';
 import type { Clock } from '../clock.ts';
-import { AppError } from '../errors.ts';
+import { AppError, type ErrorCode } from '../errors.ts';
 import type { IdempotencyEntry, IdempotencyRepository } from '../idempotency/idempotency.repository.ts';
+import { errorResponses } from './schemas.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -115,6 +117,7 @@ export function createIdempotency(deps: { keys: IdempotencyRepository; quota: Qu
     },
 
     register(scope: FastifyInstance) {
+      scope.addHook('onRoute', documentIdempotency);
       scope.addHook('preValidation', async (request, reply) => {
         const state = request.idempotency;
         if (!state) return;
@@ -185,3 +188,34 @@ export function createIdempotency(deps: { keys: IdempotencyRepository; quota: Qu
 }
 
 export type Idempotency = ReturnType<typeof createIdempotency>;
+
+const IDEMPOTENCY_CODES: ErrorCode[] = ['idempotency_key_in_progress', 'idempotency_key_reused'];
+
+/**
+ * Every POST of the scope documents the header and the answers it adds: the header schema
+ * (checked again here, after the onRequest check already refused a bad key) and the 409 and
+ * 422 codes beside the route's own, in the error table's words.
+ */
+function documentIdempotency(route: RouteOptions) {
+  if (route.method !== 'POST' || !route.schema || route.schema.hide) return;
+  route.schema.headers = Type.Object({
+    'idempotency-key': Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        pattern: '^[\\x20-\\x7e]+$',
+        description:
+          'Makes a retry safe: a repeat with the same key, method, path and body within 24 h gets the first answer again (`Idempotent-Replayed: true`), does no work and is not counted',
+      }),
+    ),
+  });
+  const responses = (route.schema.response ?? {}) as Record<string, TSchema & { description?: string }>;
+  const adding = errorResponses(IDEMPOTENCY_CODES) as Record<string, TSchema & { description?: string }>;
+  for (const [status, added] of Object.entries(adding)) {
+    const existing = responses[status];
+    responses[status] = existing
+      ? { ...existing, description: `${existing.description ?? ''} ${added.description}`.trim() }
+      : added;
+  }
+  route.schema.response = responses;
+}

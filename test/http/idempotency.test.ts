@@ -254,3 +254,23 @@ describe('Idempotency-Key and server errors', () => {
     assert.equal(again.headers['idempotent-replayed'], undefined);
   });
 });
+
+test('the OpenAPI document gives every POST the Idempotency-Key header and its 409 and 422', async () => {
+  const t = await startTestApp();
+  try {
+    const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
+    let posts = 0;
+    for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
+      if (!path.startsWith('/api/v1/') || !item.post) continue;
+      posts++;
+      const header = item.post.parameters.find((p: { in: string; name: string }) => p.in === 'header');
+      assert.equal(header?.name, 'idempotency-key', path);
+      assert.equal(header.schema.maxLength, 255, path);
+      assert.match(item.post.responses['409'].description, /idempotency_key_in_progress/, path);
+      assert.match(item.post.responses['422'].description, /idempotency_key_reused/, path);
+    }
+    assert.equal(posts, 8, `${posts} POST operations`);
+  } finally {
+    await t.close();
+  }
+});
