@@ -349,3 +349,41 @@ test('an attempt without an answer in time fails and lets go of the connection',
     server.close();
   }
 });
+
+test('a receiver that never answers holds only its own delivery, never an API answer', async () => {
+  let hung = 0;
+  const sockets = new Set<import('node:net').Socket>();
+  const server = createServer(() => {
+    hung++;
+  });
+  server.on('connection', (socket) => sockets.add(socket));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const t = await startTestApp({ config: { TYCHE_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  const runner = createJobRunner({
+    jobs: t.services.webhookDelivery.queue,
+    clock: t.services.clock,
+    handlers: t.services.webhookDelivery.handlers,
+    pollMs: 5,
+    untilEmpty: true,
+  });
+  try {
+    const { port } = server.address() as { port: number };
+    const key = await t.key();
+    await subscribe(t, key, `http://127.0.0.1:${port}/slow`, ['participant.joined']);
+    const id = await createGiveaway(t, key);
+    runner.start();
+    await addParticipants(t, key, id, people(1));
+    while (hung === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    // The attempt is open and unanswered; the API goes on answering meanwhile.
+    for (let i = 0; i < 10; i++) await addParticipants(t, key, id, people(1, 100 + i));
+    const res = await t.app.inject({ url: `/api/v1/giveaways/${id}`, headers: bearer(key) });
+    assert.equal(res.json().participants_count, 11);
+    assert.equal(hung, 1, "the giveaway's next events wait behind the unanswered one");
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+    await runner.stop();
+    await t.close();
+  }
+});
