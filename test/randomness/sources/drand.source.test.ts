@@ -127,14 +127,16 @@ describe('drand source against a fake chain', () => {
   afterEach(async () => {
     await fake.setMode('ok');
   });
-  const source = () =>
+  // Generous, so a busy machine never turns a served answer into a timeout; only a hang, which
+  // needs the timeout to end, gets a short one.
+  const source = (timeoutMs = 5000) =>
     createDrandSource({
       url: fake.url,
       chainHash: fake.chainHash,
       publicKey: fake.publicKey,
       genesis: fake.genesis,
       period: fake.period,
-      timeoutMs: 200,
+      timeoutMs,
       clock,
     });
 
@@ -175,9 +177,7 @@ describe('drand source against a fake chain', () => {
   for (const mode of DRAND_MODES.filter((m) => m !== 'stuck')) {
     it(`${mode} → SourceError`, async () => {
       await fake.setMode(mode);
-      const started = performance.now();
-      await expectSourceError(source().fetch(), 'drand', expected[mode]);
-      assert.ok(performance.now() - started < 1500, 'failed within the timeout');
+      await expectSourceError(source(mode === 'hang' ? 200 : 5000).fetch(), 'drand', expected[mode]);
     });
   }
 });

@@ -179,7 +179,9 @@ describe('nist source against a fake beacon', () => {
   afterEach(async () => {
     await fake.setMode('ok');
   });
-  const source = () => createNistSource({ url: fake.url, timeoutMs: 200, clock });
+  // Generous, so a busy machine never turns a served answer into a timeout; only a hang, which
+  // needs the timeout to end, gets a short one.
+  const source = (timeoutMs = 5000) => createNistSource({ url: fake.url, timeoutMs, clock });
 
   it('reads a fresh pulse, the same one within a period and a new one the next period', async () => {
     const first = await source().fetch();
@@ -211,9 +213,7 @@ describe('nist source against a fake beacon', () => {
   for (const mode of NIST_MODES) {
     it(`${mode} → SourceError`, async () => {
       await fake.setMode(mode);
-      const started = performance.now();
-      await expectSourceError(source().fetch(), 'nist', expected[mode]);
-      assert.ok(performance.now() - started < 1500, 'failed within the timeout');
+      await expectSourceError(source(mode === 'hang' ? 200 : 5000).fetch(), 'nist', expected[mode]);
     });
   }
 });
