@@ -63,10 +63,9 @@ export function openPostgres(
     max: 10,
     types,
     connectionTimeoutMillis: timeouts.connectMs,
-    // The server cancels a slow statement itself; the client-side limit covers a server (or a
-    // network path) that stopped answering altogether, which no server setting can.
+    // The server cancels a slow statement itself; the client-side limit below covers a server
+    // (or a network path) that stopped answering altogether, which no server setting can.
     statement_timeout: timeouts.statementMs || undefined,
-    query_timeout: timeouts.statementMs ? clientLimit(timeouts.statementMs) : undefined,
     keepAlive: true,
   });
   // An idle client that loses its server emits 'error'; without a listener that would crash
@@ -78,36 +77,43 @@ export function openPostgres(
     // the pool drops the client on release, so the event needs only to be heard.
     client.on('error', () => {});
     prepareMarked(client);
-    dropOnReadTimeout(client);
+    if (timeouts.statementMs) limitWaiting(client, clientLimit(timeouts.statementMs));
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
   return { db, pool };
 }
 
 /**
- * After a client-side timeout the connection still waits for the old answer, and every later
- * query on it would queue behind that answer. Marked unusable before it goes back, the pool
- * closes it on release (pg-pool reads `_queryable` for exactly this) and opens a fresh one.
+ * Fails a query whose answer has not come within `limitMs`. The connection still waits for that
+ * answer and every later query on it would queue behind it, so it is marked unusable before it
+ * goes back: the pool then closes it on release (pg-pool reads `_queryable` for exactly this) and
+ * opens a fresh one. pg's own `query_timeout` is not used: it would also end cursors, whose reads
+ * may rightly take longer in total; only promise queries (every statement Kysely runs outside a
+ * stream) are limited here.
  */
-function dropOnReadTimeout(client: pg.PoolClient): void {
+function limitWaiting(client: pg.PoolClient, limitMs: number): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  const discard = (error: unknown) => {
-    if (error instanceof Error && error.message === 'Query read timeout') {
-      (client as unknown as { _queryable: boolean })._queryable = false;
-    }
-  };
   (client as { query: unknown }).query = (...args: unknown[]) => {
-    const callback = args.findIndex((a) => typeof a === 'function');
-    if (callback >= 0) {
-      const original = args[callback] as (error: unknown, ...rest: unknown[]) => void;
-      args[callback] = (error: unknown, ...rest: unknown[]) => {
-        discard(error);
-        original(error, ...rest);
-      };
-      return query(...args);
-    }
     const result = query(...args);
-    if (result instanceof Promise) result.catch(discard);
-    return result;
+    if (!(result instanceof Promise)) return result;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        (client as unknown as { _queryable: boolean })._queryable = false;
+        // ETIMEDOUT, as a socket would say: the request is answered 503, like any lost connection.
+        reject(
+          Object.assign(new Error(`PostgreSQL did not answer within ${limitMs} ms`), { code: 'ETIMEDOUT' }),
+        );
+      }, limitMs);
+      result.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
   };
 }
