@@ -59,14 +59,23 @@ export function openStore(options: StoreOptions): Store {
   try {
     opened = openSqlite(path, timeouts.statementMs);
   } catch (error) {
-    throw new StoreUnavailableError(
-      `cannot open the SQLite store at ${path} (DATA_DIR): ${(error as Error).message.split('\n')[0]}`,
-      { cause: error },
-    );
+    throw sqliteProblem('open', path, error, timeouts.statementMs);
   }
   return createStore(opened.db, 'sqlite', path, undefined, (error) =>
-    unreachable(`the SQLite store at ${path} (DATA_DIR)`, error, 0),
+    /database is locked/.test((error as Error).message)
+      ? sqliteProblem('use', path, error, timeouts.statementMs)
+      : (error as Error),
   );
+}
+
+function sqliteProblem(verb: string, path: string, error: unknown, busyMs: number): StoreUnavailableError {
+  const message = (error as Error).message.split('\n')[0];
+  const reason = /database is locked/.test(message)
+    ? `another process held its lock for more than ${busyMs} ms (TYCHE_DB_STATEMENT_TIMEOUT_MS)`
+    : message;
+  return new StoreUnavailableError(`cannot ${verb} the SQLite store at ${path} (DATA_DIR): ${reason}`, {
+    cause: error,
+  });
 }
 
 /** Errors that mean "no usable connection", as opposed to a failing statement. */

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { openStore, StoreUnavailableError } from '../../src/store/store.ts';
@@ -198,6 +200,42 @@ describe('PostgreSQL timeouts', { skip: pgSkip }, () => {
       await store.close();
       proxy.close();
       await database.drop();
+    }
+  });
+});
+
+describe('a SQLite store locked by another process', () => {
+  test('opening gives up after the statement timeout with one line naming the setting', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tyche-locked-'));
+    const path = join(dir, 'tyche.sqlite');
+    new DatabaseSync(path).close();
+    // Another process's write lock: a child holds an exclusive transaction until told to stop.
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { DatabaseSync } = require('node:sqlite');
+         const db = new DatabaseSync(${JSON.stringify(path)});
+         db.exec('begin exclusive');
+         process.stdout.write('locked\\n');
+         process.stdin.on('data', () => { db.exec('rollback'); process.exit(0); });`,
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    try {
+      await once(holder.stdout!, 'data');
+      assert.throws(
+        () => openStore({ DATA_DIR: dir, TYCHE_DB_STATEMENT_TIMEOUT_MS: 100 }),
+        (error: unknown) =>
+          error instanceof StoreUnavailableError &&
+          error.message ===
+            `cannot open the SQLite store at ${path} (DATA_DIR): another process held its lock for more than 100 ms (TYCHE_DB_STATEMENT_TIMEOUT_MS)` &&
+          oneLine(error),
+      );
+    } finally {
+      holder.stdin!.write('\n');
+      await once(holder, 'exit');
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
