@@ -38,10 +38,10 @@ const replay = process.env.FUZZ_SEED
   : {};
 
 /** A value that satisfies a schema's type, or any JSON value for schemas it does not know. */
-function valueOf(schema: Schema | undefined): fc.Arbitrary<unknown> {
+function arbitraryFor(schema: Schema | undefined): fc.Arbitrary<unknown> {
   if (!schema) return fc.jsonValue({ maxDepth: 2 });
   if (schema.enum) return fc.constantFrom(...schema.enum);
-  if (schema.anyOf) return fc.oneof(...schema.anyOf.map(valueOf));
+  if (schema.anyOf) return fc.oneof(...schema.anyOf.map(arbitraryFor));
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
     case 'integer':
@@ -54,9 +54,9 @@ function valueOf(schema: Schema | undefined): fc.Arbitrary<unknown> {
     case 'string':
       return fc.string({ maxLength: 40 });
     case 'array':
-      return fc.array(valueOf(schema.items), { maxLength: 5 });
+      return fc.array(arbitraryFor(schema.items), { maxLength: 5 });
     case 'object': {
-      const entries = Object.entries(schema.properties ?? {}).map(([k, v]) => [k, valueOf(v)] as const);
+      const entries = Object.entries(schema.properties ?? {}).map(([k, v]) => [k, arbitraryFor(v)] as const);
       return fc.record(Object.fromEntries(entries), { requiredKeys: [] });
     }
     default:
@@ -234,8 +234,8 @@ describe('fuzzing every route of the OpenAPI document', () => {
         const op = ops[r.op];
         return fc.record({
           r: fc.constant(r),
-          bodyValue: op.body ? valueOf(op.body) : fc.jsonValue({ maxDepth: 2 }),
-          queryFromSchema: fc.tuple(...op.query.map((q) => fc.option(valueOf(q.schema as Schema)))),
+          bodyValue: op.body ? arbitraryFor(op.body) : fc.jsonValue({ maxDepth: 2 }),
+          queryFromSchema: fc.tuple(...op.query.map((q) => fc.option(arbitraryFor(q.schema as Schema)))),
         });
       });
 

@@ -260,6 +260,7 @@ test('the OpenAPI document gives every POST the Idempotency-Key header and its 4
   try {
     const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
     let posts = 0;
+    // biome-ignore lint/suspicious/noExplicitAny: the document is read field by field
     for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
       if (!path.startsWith('/api/v1/') || !item.post) continue;
       posts++;

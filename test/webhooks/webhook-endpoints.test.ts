@@ -178,6 +178,7 @@ test('the OpenAPI document lists the webhook routes and, under `webhooks`, every
       'participant.joined',
       'webhook.test',
     ]);
+    // biome-ignore lint/suspicious/noExplicitAny: the document is read field by field
     for (const [event, item] of Object.entries(doc.webhooks) as [string, { post: Record<string, any> }][]) {
       const names = item.post.parameters.map((p: { name: string }) => p.name);
       assert.deepEqual(names, ['webhook-id', 'webhook-timestamp', 'webhook-signature'], event);
