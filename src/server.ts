@@ -18,14 +18,19 @@ export interface RunningServer {
 }
 
 export function createLogger(config: Config) {
-  return pino({
-    level: config.LOG_LEVEL,
-    // Keys travel only in this header; it is never written to a log.
-    redact: {
-      paths: ['req.headers.authorization', 'headers.authorization', '*.authorization'],
-      censor: '[redacted]',
+  return pino(
+    {
+      level: config.LOG_LEVEL,
+      // Keys travel only in this header; it is never written to a log.
+      redact: {
+        paths: ['req.headers.authorization', 'headers.authorization', '*.authorization'],
+        censor: '[redacted]',
+      },
     },
-  });
+    // Written without blocking the request that logged: lines that pile up while a write is
+    // under way go out together in the next one. pino flushes what is left when the process exits.
+    pino.destination({ dest: 1, sync: false }),
+  );
 }
 
 /** The composition root of `tyche serve`: config → store → services → HTTP and the Telegram bot. */

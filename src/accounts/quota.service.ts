@@ -24,7 +24,22 @@ export interface Meter {
   uncounted: QuotaTicket;
 }
 
+/** Within this distance of its limit, a metered request reads the count before any work. */
+const precheckMargin = (limit: number) => Math.max(10, Math.ceil(limit / 10));
+
 export function createQuotaService({ usage, clock }: { usage: UsageRepository; clock: Clock }) {
+  /**
+   * The newest count this process has seen per key and day. Far from the limit a metered
+   * request trusts it instead of reading the count again: the conditional upsert that writes
+   * the count with the record keeps the limit exact whatever this says, and a process whose
+   * figure is stale (others counted meanwhile) learns the truth from its next refusal.
+   */
+  const known = new Map<string, { day: string; count: number }>();
+  const remember = (keyId: string, day: string, count: number) => {
+    const seen = known.get(keyId);
+    if (!seen || seen.day !== day || seen.count < count) known.set(keyId, { day, count });
+  };
+
   function period() {
     const at = clock.now();
     return { at, day: utcDay(at), resetAt: nextUtcMidnight(at) };
@@ -49,18 +64,26 @@ export function createQuotaService({ usage, clock }: { usage: UsageRepository; c
     async consume(keyId: string, limit: number): Promise<QuotaTicket> {
       const { at, day, resetAt } = period();
       const count = await usage.consume(keyId, day, limit);
-      if (count === undefined) throw refused(limit, at, resetAt);
+      if (count === undefined) {
+        remember(keyId, day, limit);
+        throw refused(limit, at, resetAt);
+      }
+      remember(keyId, day, count);
       return { keyId, day, limit, count, resetAt };
     },
 
     /**
-     * Refuses now when the limit is already spent, so a refused request costs no randomness;
+     * Refuses now when the limit is already spent (or, far from it, when this process last saw
+     * it spent), so a refused request costs no randomness;
      * otherwise the count is made with the record. Requests racing for the last places are
      * decided there, by the same conditional upsert as `consume`: the limit stays exact.
      */
     async meter(keyId: string, limit: number): Promise<Meter> {
       const { at, day, resetAt } = period();
-      const before = await usage.countFor(keyId, day);
+      const seen = known.get(keyId);
+      const far = seen?.day === day && seen.count < limit - precheckMargin(limit);
+      const before = far ? seen.count : await usage.countFor(keyId, day);
+      remember(keyId, day, before);
       if (before >= limit) throw refused(limit, at, resetAt);
       return {
         keyId,
@@ -68,7 +91,11 @@ export function createQuotaService({ usage, clock }: { usage: UsageRepository; c
         limit,
         uncounted: { keyId, day, limit, count: before, resetAt },
         settle(count) {
-          if (count === undefined) throw refused(limit, clock.now(), resetAt);
+          if (count === undefined) {
+            remember(keyId, day, limit);
+            throw refused(limit, clock.now(), resetAt);
+          }
+          remember(keyId, day, count);
           return { keyId, day, limit, count, resetAt };
         },
       };

@@ -1,9 +1,11 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { countStatement } from '../accounts/usage.repository.ts';
 import type { Slot } from '../store/prepared-query.ts';
-import { joinGroupCommit, prepareBatchedWrite, prepareQuery } from '../store/prepared-query.ts';
+import { prepareBatchedWrite, prepareQuery } from '../store/prepared-query.ts';
 import type { Database, OperationsTable } from '../store/schema.ts';
+import { createCountedRecord, type Meter } from './counted-record.ts';
 import { baseOf } from './operation-ids.ts';
+
+export type { Meter } from './counted-record.ts';
 
 /** One request's record; `operation_count` defaults to 1 (a draw, or a row from before 009). */
 export type OperationRow = Insertable<OperationsTable>;
@@ -11,13 +13,6 @@ export type OperationRecord = Selectable<OperationsTable>;
 
 /** SQLite allows 32 766 bound values per statement; 10 columns × 500 rows stays far below. */
 const ROWS_PER_INSERT = 500;
-
-/** Where a request's count goes when it is written with its record: the key, the UTC day, its limit. */
-export interface Meter {
-  keyId: string;
-  day: string;
-  limit: number;
-}
 
 export function createOperationRepository(db: Kysely<Database>) {
   const recordStatement = (slot: Slot) =>
@@ -34,8 +29,7 @@ export function createOperationRepository(db: Kysely<Database>) {
       operation_count: slot('operation_count'),
     });
   const insertRecord = prepareBatchedWrite(db, recordStatement);
-  const record = prepareQuery(db, recordStatement);
-  const count = prepareQuery(db, (slot) => countStatement(db, slot));
+  const countAndRecord = createCountedRecord(db, recordStatement);
   // The id itself (a record's first id, a draw's, or a row from before 009) or its base.
   const findEither = prepareQuery(db, (slot) =>
     db
@@ -51,17 +45,11 @@ export function createOperationRepository(db: Kysely<Database>) {
     },
 
     /**
-     * The daily-limit count and the record of one request, in one transaction (of the group
-     * commit): the record exists exactly when the request was counted. The new count, or
-     * undefined when the limit was reached and nothing was written.
+     * The daily-limit count and the record of one request, committed together (counted-record.ts).
+     * The new count, or undefined when the limit was reached and nothing was written.
      */
     async insertCounted(row: Required<OperationRow>, meter: Meter): Promise<number | undefined> {
-      const counted = await joinGroupCommit(db, async (handle) => {
-        const result = await count({ key_id: meter.keyId, day: meter.day, limit: meter.limit }, handle);
-        if (result.rows.length > 0) await record(row, handle);
-        return result;
-      });
-      return counted.rows[0]?.count;
+      return countAndRecord(row, meter);
     },
 
     async insertMany(rows: OperationRow[], trx: Kysely<Database> = db): Promise<void> {
