@@ -234,40 +234,59 @@ the value), one seed and one @noble/ciphers ChaCha20 call per request, system en
 KiB at a time, the key read, limit count and record built once and prepared (named statements
 on PostgreSQL), and the counts and records that reach the store in one event-loop turn committed
 together. The randomness of a \`count=100\` request now costs about 10 µs in all (measured on
-the service alone), less than its JSON. Across three runs of the final code on SQLite,
+the service alone), less than its JSON. Across three runs of that code on SQLite,
 \`count=100\` served 0.43–0.47 of the reference (2 600–4 700 req/s, 5–9× before) with p99 8–14 ms,
 and \`/random/bytes\` 0.62–1.06 of \`/me\`; the runs that met the bytes and p99 targets had the
 machine otherwise quiet.
 
-**What limits the rest.** With the per-value work gone, the top of the profile is what every
-request pays: writing the response to the socket (\`writeUtf8String\`, about 12%, which the
-reference pays as well), the two SQLite statements every counted request needs (key read and
-limit count, 7–11%) and the record (6–10%), the request log (two JSON lines per request written
-synchronously to a pipe: \`writeString\` 4–5% plus pino's serialisation), garbage collection and
-the response serializer (fast-json-stringify, about 8% for 100 integers and 100 ids). The int
-target is missed by 0.03–0.07 of the reference (about 300–420 req/s here). What would move it:
-an asynchronous log destination (about 5–7% of the server's time; the HTTP layer's choice) and a
-hand-built JSON body for \`/random/int\` (ids and integers need no escaping; about 3%). The bytes
-target (at most 40% above \`/me\`) leaves about 50 µs for the limit count, the record and the
-randomness; group commit brings the two writes near that on SQLite, so it is met on a quiet
-machine and missed by up to 0.08 on a busy one.
+**Then: the count with its record.** The daily-limit count of a random request is now made in
+the transaction that writes its record (on PostgreSQL in the same statement, a data-modifying
+CTE; on SQLite both statements as one item of the group commit), after a read of the count that
+refuses a spent key before any randomness is drawn — skipped while this process last saw the key
+far from its limit, since the conditional upsert keeps the limit exact anyway. A request refused
+for its parameters is still counted. The request log is written without blocking the request
+(pino's asynchronous destination). Three runs of this code on SQLite: \`count=100\` at 0.55,
+0.51 and 0.59 of the reference with p99 5, 8 and 7 ms, \`/random/bytes\` at 0.93, 0.90 and 1.05 of
+\`/me\`: all three SQLite targets met in each. Top self time of the SQLite server under \`count=100\` now:
+
+| share | function |
+|---|---|
+| 11.1% | SQLite \`all\` (key read; the count's upsert, which returns the count) |
+| 6.6% | idle |
+| 5.4% | SQLite \`run\` (the record) |
+| 5.1% | \`writeUtf8String\` (response to the socket) |
+| 4.6% | garbage collector |
+| 4.2% | fast-json-stringify \`asInteger\` |
+| 4.2% | the route's compiled serializer |
+| 1.8% | fast-json-stringify \`escapeStringLoop\` |
+| 1.8% | \`int\` (100 values, ids) |
+| 1.5% | SHA-256 \`digest\` (key hash, seed) |
+
+The request log (4–5% before) has left the top. **What limits the rest** is what every request
+pays: the store statements (about 17%), the socket and the JSON of 100 integers and 100 ids
+(about 15%, of which the reference pays the socket as well). What would move it further: a
+hand-built JSON body for \`/random/int\` (ids and integers need no escaping), and reading the key
+from an in-process cache for a few seconds (it would delay a revocation by as much, which the
+contract does not allow).
 
 **Elsewhere.** The giveaway suite (draw of 1 000 000, CSV export, participant insert) was run back
 to back at the commit before this work and after it, twice each on the same machine: draw 605 and
 818 ms before, 640–1 015 ms after; CSV export 451 000–670 000 rows/s before, 347 000–578 000
 after; insert 12 000–13 000 rows/s before, 12 000–16 000 after. The spread is the machine's (its
 seeding step, which shares no code with this work, moved just as much); those paths changed only
-in the key read and limit count every request makes, which got cheaper.
+in the key read and limit count every request makes, which got cheaper. After the count moved to the record
+and joins began to record webhook events (one indexed read of the account's endpoints per
+addition when none subscribes), one more run: draw 577 ms, CSV export 784 000 rows/s, insert
+16 500 rows/s, within or above those ranges.
 
-**PostgreSQL** (two server processes on one database) stays far from the targets: 0.07–0.12 of
-the reference for \`count=100\` (630–1 180 req/s, 2–4× before) with p99 21–58 ms, and 0.31–0.43
-of \`/me\` for bytes (820–1 380 req/s against 971 before, while \`/me\` itself got faster). A
-round trip to the server costs about 180 µs here and a durable commit about 370 µs, and the
-servers, the database and the load generator share two cores: \`/me\` needs two reads, a counted
-request one read and two writes, each write a commit (grouped per process into one transaction
-with its neighbours, which helped by 15–20%). The Node processes sit about 30% idle waiting for
-the database. What would move it: the daily-limit count and the record in one statement (a
-data-modifying CTE), which needs the count taken with the record rather than before the body is
-read as the HTTP layer does now (it counts requests that fail validation and refuses over-limit
-ones unread); and a database on cores of its own.
+**PostgreSQL** (two server processes on one database) is still short of the targets, though
+the count-with-record statement more than doubled it: before it, 0.07–0.12 of the reference for
+\`count=100\` with p99 21–58 ms, and 0.18–0.43 of \`/me\` for bytes; now 0.16–0.22 of the reference
+with p99 15–20 ms, and 0.53–0.77 of \`/me\` (the bytes target met in one of four runs). A round trip to the server costs about
+180 µs here and a durable commit about 370 µs, and the servers, the database and the load
+generator share two cores. \`/me\` makes two reads; a random request one read and one
+statement that commits, so the gap to \`/me\` is about one commit. What would move it: a database
+on cores of its own (the Node processes sit about 30% idle waiting for it), or an asynchronous
+commit of counts and records (\`synchronous_commit = off\`), which the service does not do: an
+acknowledged answer's record and count must survive a crash of the database.
 `;
