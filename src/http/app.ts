@@ -21,6 +21,7 @@ import { trackRoutes } from './method-not-allowed.ts';
 import type { Metrics } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { sendProblem, toAppError } from './problem.ts';
+import { tagImmutableAnswers } from './etag.ts';
 import { allowPublicReads } from './public-cors.ts';
 import { limitPublicRoutes } from './public-rate-limit.ts';
 import { requestIdOf } from './request-id.ts';
@@ -89,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const routes = trackRoutes(app);
   allowPublicReads(app);
+  tagImmutableAnswers(app);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

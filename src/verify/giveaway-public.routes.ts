@@ -14,7 +14,8 @@ export const RECEIPT_SCRIPT_URL = '/assets/js/verify/receipt-page.js';
 
 const MAX_ID_LENGTH = 128;
 // A sealed list never changes, so neither do its proofs; tickets are deterministic signatures.
-const IMMUTABLE = 'public, max-age=300';
+// An entrant's proof and ticket are fixed once the list is sealed.
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const PublicIdParams = Type.Object({ public_id: Type.String({ description: 'e.g. Wq3tY8mKp2aB' }) });
 const LeafParams = Type.Object({

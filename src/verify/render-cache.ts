@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { etagOf } from '../http/etag.ts';
 
 /** A rendered answer, with the validator that lets a client revalidate it for free. */
 export interface Rendered {
@@ -23,7 +23,7 @@ export function createRenderCache(max: number) {
       }
       const made = render().then((out) => {
         const body = typeof out === 'string' ? Buffer.from(out) : out;
-        return { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
+        return { body, etag: etagOf(body) };
       });
       // A failed rendering is not kept: the next request tries again.
       made.catch(() => entries.delete(key));
@@ -32,13 +32,4 @@ export function createRenderCache(max: number) {
       return made;
     },
   };
-}
-
-/** Whether an If-None-Match header names this entity tag (weak or strong, or `*`). */
-export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch
-    .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === etag || tag === '*');
 }

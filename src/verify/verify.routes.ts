@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
+import { matchesEtag } from '../http/etag.ts';
 import { PAGE_CSP } from '../http/html.ts';
 import { PUBLIC_READ } from '../http/public-cors.ts';
 import { KEYS_PATH } from '../proof/keys-path.ts';
@@ -9,7 +10,7 @@ import { algorithmPage } from './algorithm-doc.ts';
 import { bundleRoutes } from './bundle.routes.ts';
 import { renderCertificatePdf } from './certificate-pdf.ts';
 import { pageCsp, sendPage } from './page-parts.ts';
-import { createRenderCache, matchesEtag } from './render-cache.ts';
+import { createRenderCache } from './render-cache.ts';
 import {
   type AnyCertificate,
   isCertificateV2,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createRenderCache, matchesEtag } from '../../src/verify/render-cache.ts';
+import { matchesEtag } from '../../src/http/etag.ts';
+import { createRenderCache } from '../../src/verify/render-cache.ts';
 
 test('concurrent requests share one rendering; the least recently used entry goes first; failures are not kept', async () => {
   const cache = createRenderCache(2);
