@@ -1,7 +1,7 @@
-import { type Compilable, CompiledQuery, type Kysely, PostgresAdapter } from 'kysely';
+import { type Compilable, CompiledQuery, type Insertable, type Kysely, PostgresAdapter } from 'kysely';
 import { countStatement } from '../accounts/usage.repository.ts';
 import { joinGroupCommit, PREPARED_MARK, prepareQuery, type Slot } from '../store/prepared-query.ts';
-import type { Database } from '../store/schema.ts';
+import type { Database, OperationsTable } from '../store/schema.ts';
 
 /** Where a request's count goes when it is written with its record: the key, the UTC day, its limit. */
 export interface Meter {
@@ -10,18 +10,8 @@ export interface Meter {
   limit: number;
 }
 
-export interface RecordRow {
-  request_id: string;
-  x_request_id: string;
-  account_id: string;
-  key_id: string;
-  endpoint: string;
-  source: string;
-  source_reference: string;
-  source_fetched_at: number;
-  created_at: number;
-  operation_count: number;
-}
+/** The operations record as written: every column given. */
+export type RecordRow = Required<Insertable<OperationsTable>>;
 
 const RECORD_COLUMNS = [
   'request_id',

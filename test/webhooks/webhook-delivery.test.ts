@@ -31,6 +31,17 @@ async function subscribe(t: TestApp, key: string, url: string, events: string[])
   return res.json() as { id: string; secret: string };
 }
 
+/** Runs the outbox the way the server does: until nothing is due, on the test's clock. */
+function deliveryRunner(t: Pick<TestApp, 'services'>, clock: { now(): Date }, pollMs?: number): JobRunner {
+  return createJobRunner({
+    jobs: t.services.webhookDelivery.queue,
+    clock,
+    handlers: t.services.webhookDelivery.handlers,
+    untilEmpty: true,
+    pollMs,
+  });
+}
+
 async function attempts(t: TestApp, key: string, id: string) {
   const res = await t.app.inject({ method: 'GET', url: `${HOOKS}/${id}/deliveries`, headers: bearer(key) });
   assert.equal(res.statusCode, 200, res.body);
@@ -71,12 +82,7 @@ for (const target of await storeTargets()) {
         clock,
         config: { TYCHE_WEBHOOK_ALLOW_PRIVATE: 'true', TYCHE_WEBHOOK_RETRY_S: '5,300' },
       });
-      runner = createJobRunner({
-        jobs: t.services.webhookDelivery.queue,
-        clock,
-        handlers: t.services.webhookDelivery.handlers,
-        untilEmpty: true,
-      });
+      runner = deliveryRunner(t, clock);
       receiver = await startReceiver();
     });
     after(async () => {
@@ -273,12 +279,7 @@ describe('webhook events of a verifiable giveaway', () => {
   let receiver: WebhookReceiver;
   before(async () => {
     t = await startVerifiableApp({ config: { TYCHE_WEBHOOK_ALLOW_PRIVATE: 'true' } });
-    runner = createJobRunner({
-      jobs: t.services.webhookDelivery.queue,
-      clock: t.clock,
-      handlers: t.services.webhookDelivery.handlers,
-      untilEmpty: true,
-    });
+    runner = deliveryRunner(t, t.clock);
     receiver = await startReceiver();
   });
   after(async () => {
@@ -360,13 +361,7 @@ test('a receiver that never answers holds only its own delivery, never an API an
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const t = await startTestApp({ config: { TYCHE_WEBHOOK_ALLOW_PRIVATE: 'true' } });
-  const runner = createJobRunner({
-    jobs: t.services.webhookDelivery.queue,
-    clock: t.services.clock,
-    handlers: t.services.webhookDelivery.handlers,
-    pollMs: 5,
-    untilEmpty: true,
-  });
+  const runner = deliveryRunner(t, t.services.clock, 5);
   try {
     const { port } = server.address() as { port: number };
     const key = await t.key();
