@@ -53,7 +53,7 @@ export function createQuotaService({ usage, clock }: { usage: UsageRepository; c
       {
         headers: {
           'retry-after': String(retryAfter),
-          ...rateLimitHeaders({ limit, count: limit, resetAt }),
+          ...rateLimitHeaders({ limit, count: limit, resetAt }, at.getTime()),
         },
       },
     );
@@ -101,6 +101,11 @@ export function createQuotaService({ usage, clock }: { usage: UsageRepository; c
       };
     },
 
+    /** The rate-limit fields of an answer, timed by the service's clock. */
+    headers(ticket: Pick<QuotaTicket, 'limit' | 'count' | 'resetAt'>): Record<string, string> {
+      return rateLimitHeaders(ticket, clock.now().getTime());
+    },
+
     /** Gives back the request of a ticket that ended in a server error. */
     async refund(ticket: QuotaTicket): Promise<void> {
       await usage.refund(ticket.keyId, ticket.day);
@@ -111,12 +116,26 @@ export function createQuotaService({ usage, clock }: { usage: UsageRepository; c
 
 export type QuotaService = ReturnType<typeof createQuotaService>;
 
+/** The daily limit as a policy of the IETF RateLimit fields: one window of a day. */
+const POLICY = 'daily';
+const DAY_S = 86_400;
+
+/**
+ * The daily limit in both vocabularies: the `X-RateLimit-*` fields the contract names, and
+ * the IETF draft's `RateLimit-Policy` (quota `q` per window `w` seconds) and `RateLimit`
+ * (remaining `r`, seconds `t` until the window resets) that newer clients and gateways read.
+ */
 export function rateLimitHeaders(
   ticket: Pick<QuotaTicket, 'limit' | 'count' | 'resetAt'>,
+  now: number = Date.now(),
 ): Record<string, string> {
+  const remaining = Math.max(0, ticket.limit - ticket.count);
+  const reset = Math.max(0, Math.ceil((ticket.resetAt.getTime() - now) / 1000));
   return {
     'x-ratelimit-limit': String(ticket.limit),
-    'x-ratelimit-remaining': String(Math.max(0, ticket.limit - ticket.count)),
+    'x-ratelimit-remaining': String(remaining),
     'x-ratelimit-reset': String(Math.floor(ticket.resetAt.getTime() / 1000)),
+    'ratelimit-policy': `"${POLICY}";q=${ticket.limit};w=${DAY_S}`,
+    ratelimit: `"${POLICY}";r=${remaining};t=${reset}`,
   };
 }

@@ -71,7 +71,7 @@ export function protectRoutes(
       ticket ??= request.meter?.uncounted ?? null;
     }
     if (!ticket) return payload;
-    reply.headers(rateLimitHeaders(ticket));
+    reply.headers(deps.quota.headers(ticket));
     return payload;
   });
 

@@ -24,6 +24,9 @@ describe('daily limit', () => {
     assert.equal(res.headers['x-ratelimit-limit'], '3');
     assert.equal(res.headers['x-ratelimit-remaining'], '2');
     assert.equal(res.headers['x-ratelimit-reset'], String(Date.parse('2026-11-22T00:00:00Z') / 1000));
+    // The same in the IETF RateLimit fields: a quota of 3 a day, 2 left, reset in 60 s.
+    assert.equal(res.headers['ratelimit-policy'], '"daily";q=3;w=86400');
+    assert.equal(res.headers.ratelimit, '"daily";r=2;t=60');
   });
 
   test('past the limit: 429 with Retry-After to the reset, not counted, same headers', async () => {
@@ -38,6 +41,7 @@ describe('daily limit', () => {
       assert.equal(res.headers['x-ratelimit-limit'], '2');
       assert.equal(res.headers['x-ratelimit-remaining'], '0');
       assert.equal(res.headers['x-ratelimit-reset'], String(Date.parse('2026-11-22T00:00:00Z') / 1000));
+      assert.equal(res.headers.ratelimit, '"daily";r=0;t=60');
     }
     assert.equal((await call(key, '/api/v1/me')).json().requests_today, 2, '429s are not counted');
   });
