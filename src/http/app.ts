@@ -15,13 +15,13 @@ import { giveawayPublicRoutes } from '../verify/giveaway-public.routes.ts';
 import { type CertificateLookup, verifyRoutes } from '../verify/verify.routes.ts';
 import type { WebhookService } from '../webhooks/webhook.service.ts';
 import { protectRoutes } from './auth.ts';
+import { tagImmutableAnswers } from './etag.ts';
 import { createIdempotency } from './idempotency.ts';
 import { parseJsonBody, TooDeep } from './json-body.ts';
 import { trackRoutes } from './method-not-allowed.ts';
 import type { Metrics } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { sendProblem, toAppError } from './problem.ts';
-import { tagImmutableAnswers } from './etag.ts';
 import { allowPublicReads } from './public-cors.ts';
 import { limitPublicRoutes } from './public-rate-limit.ts';
 import { requestIdOf } from './request-id.ts';
@@ -33,6 +33,7 @@ import { meRoutes } from './routes/me.routes.ts';
 import { randomRoutes } from './routes/random.routes.ts';
 import { webhookRoutes } from './routes/webhook.routes.ts';
 import { wellKnownRoutes } from './routes/well-known.routes.ts';
+import { refuseUnknownQuery } from './strict-query.ts';
 import { clientErrorHandler, frameworkErrorHandler } from './transport-errors.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -151,6 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(giveawayPublicRoutes, { config: deps.config, giveaways: deps.giveaways.public });
   await app.register(
     async (api) => {
+      api.addHook('onRoute', refuseUnknownQuery);
       protectRoutes(api, { ...deps, idempotency });
       await api.register(meRoutes, { accounts: deps.accounts, clock: deps.clock });
       await api.register(randomRoutes, { random: deps.random });
