@@ -1,4 +1,6 @@
 import { AppError } from '../errors.ts';
+import type { GiveawayRepository, GiveawayStatus } from './giveaway.repository.ts';
+import { type GiveawaySummary, summaryOf } from './giveaway.views.ts';
 
 const CURSOR = /^g1\.([1-9][0-9]{0,15})$/;
 /** List pages go by id, newest first: the cursor names the last id shown. */
@@ -13,4 +15,35 @@ export function decodeListCursor(cursor: string): number {
     });
   }
   return id;
+}
+
+export interface ListQuery {
+  status?: GiveawayStatus | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+export interface ListPage {
+  giveaways: GiveawaySummary[];
+  total: number;
+  next_cursor: string | null;
+}
+
+/** One page of an account's giveaways, newest first, with the total and the next page's cursor. */
+export async function listPage(
+  giveaways: Pick<GiveawayRepository, 'list' | 'count'>,
+  accountId: string,
+  query: ListQuery,
+): Promise<ListPage> {
+  const beforeId = query.cursor === undefined ? undefined : decodeListCursor(query.cursor);
+  const filter = { accountId, status: query.status };
+  // One row more than the page tells whether another page follows.
+  const rows = await giveaways.list({ ...filter, beforeId, limit: query.limit + 1 });
+  const page = rows.slice(0, query.limit);
+  const more = rows.length > query.limit;
+  return {
+    giveaways: page.map(summaryOf),
+    total: await giveaways.count(filter),
+    next_cursor: more ? encodeListCursor(page[page.length - 1].id) : null,
+  };
 }

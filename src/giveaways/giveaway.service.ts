@@ -8,15 +8,9 @@ import type { Database } from '../store/schema.ts';
 import { participantCsvLines } from './csv-lines.ts';
 import type { DrandRounds } from './drand-rounds.ts';
 import { createEntrantReceipts } from './entrant-receipts.ts';
-import type { GiveawayRow, GiveawayStatus } from './giveaway.repository.ts';
-import {
-  type AnyCertificate,
-  type Giveaway,
-  type GiveawaySummary,
-  giveawayOf,
-  summaryOf,
-} from './giveaway.views.ts';
-import { decodeListCursor, encodeListCursor } from './giveaway-cursor.ts';
+import type { GiveawayRow } from './giveaway.repository.ts';
+import { type AnyCertificate, type Giveaway, giveawayOf } from './giveaway.views.ts';
+import { type ListPage, type ListQuery, listPage } from './giveaway-cursor.ts';
 import { createDrawer, type DrawnEvent } from './giveaway-draw.ts';
 import { createSealedDrawer } from './giveaway-draw-v2.ts';
 import { type DrawOutcome, drawnEventOf, drawnResponseOf } from './giveaway-draw-views.ts';
@@ -59,12 +53,6 @@ interface Deps {
   joinUrl?: JoinUrl | undefined;
   /** Where a failing onDrawn listener is reported; it never reaches the draw. */
   reportError?: (error: unknown) => void;
-}
-
-export interface ListQuery {
-  status?: GiveawayStatus | undefined;
-  limit: number;
-  cursor?: string | undefined;
 }
 
 export interface JoinResult {
@@ -200,25 +188,7 @@ export function createGiveawayService(deps: Deps) {
   }
 
   return {
-    async list(
-      accountId: string,
-      query: ListQuery,
-    ): Promise<{
-      giveaways: GiveawaySummary[];
-      total: number;
-      next_cursor: string | null;
-    }> {
-      const beforeId = query.cursor === undefined ? undefined : decodeListCursor(query.cursor);
-      const filter = { accountId, status: query.status };
-      const rows = await giveaways.list({ ...filter, beforeId, limit: query.limit + 1 });
-      const page = rows.slice(0, query.limit);
-      const more = rows.length > query.limit;
-      return {
-        giveaways: page.map(summaryOf),
-        total: await giveaways.count(filter),
-        next_cursor: more ? encodeListCursor(page[page.length - 1].id) : null,
-      };
-    },
+    list: (accountId: string, query: ListQuery): Promise<ListPage> => listPage(giveaways, accountId, query),
 
     async create(accountId: string, input: NewGiveawayInput): Promise<Giveaway> {
       const now = clock.now().getTime();
