@@ -3,7 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { ERROR_CODES } from '../../src/errors.ts';
-import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { startVerifiableApp } from '../giveaways/verifiable-helpers.ts';
+import { bearer, type TestApp } from '../helpers/app.ts';
 
 /**
  * Requests generated from the OpenAPI document the service publishes: every route and method,
@@ -113,7 +114,8 @@ describe('fuzzing every route of the OpenAPI document', () => {
   const keys: Record<string, string> = {};
 
   before(async () => {
-    t = await startTestApp({ config: { TYCHE_DAILY_LIMIT: '1000000' } });
+    // A drand chain of its own, so seals and verifiable draws work rather than answer 503.
+    t = await startVerifiableApp({ config: { TYCHE_DAILY_LIMIT: '1000000' } });
     keys.business = await t.key();
     keys.free = await t.key({ plan: 'free' });
     keys.other = await t.key();
