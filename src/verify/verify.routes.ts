@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
-import { matchesEtag } from '../http/etag.ts';
+import { etagOf, matchesEtag } from '../http/etag.ts';
 import { PAGE_CSP } from '../http/html.ts';
 import { PUBLIC_READ } from '../http/public-cors.ts';
 import { KEYS_PATH } from '../proof/keys-path.ts';
@@ -28,7 +28,7 @@ const MAX_ID_LENGTH = 128;
 const CACHE = 'public, max-age=300';
 /** A certificate's JSON and PDF are fixed once it is signed: clients and proxies may keep them. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** Rendered PDFs and JSON bodies kept per process (a PDF is about 0.4 s of CPU to render). */
+/** Rendered PDFs kept per process (one is about 0.4 s of CPU to render). */
 const RENDERED_KEPT = 200;
 
 /** q-value of the best entry of an Accept header that matches `type` (exact beats wildcard). */
@@ -92,12 +92,15 @@ export const verifyRoutes: FastifyPluginAsync<{ config: Config; certificates: Ce
       }
       const path = `/verify/${encodeURIComponent(id)}`;
       if (wantsJson || suffix === 'pdf') {
+        // Keyed by what the store holds now, not by the id alone: a certificate altered in the
+        // store is served (and fails verification) as it is, never hidden behind a cached copy.
+        const json = JSON.stringify(cert);
         const out =
           suffix === 'pdf'
-            ? await rendered.get(`pdf:${id}`, () =>
+            ? await rendered.get(`pdf:${etagOf(json)}`, () =>
                 renderCertificatePdf(cert, `${base}${path}`, `${base}/docs/draw-algorithm`),
               )
-            : await rendered.get(`json:${id}`, async () => JSON.stringify(cert));
+            : { body: json, etag: etagOf(json) };
         reply.header('cache-control', IMMUTABLE).header('etag', out.etag);
         if (suffix === 'pdf') {
           const filename = `tyche-certificate-${id.replace(/[^A-Za-z0-9_-]/g, '_')}.pdf`;

@@ -187,4 +187,18 @@ describe('public verification pages', () => {
     assert.match(res.body, /<table>/);
     assert.doesNotMatch(res.body, /<script/);
   });
+
+  test('a certificate altered in the store is served as altered, never from a cached rendering', async () => {
+    const before = await get(`/verify/${certificateId}.pdf`);
+    const json = await get(`/verify/${certificateId}.json`);
+    const altered = { ...json.json(), drawn_at: '2000-01-01T00:00:00.000Z' };
+    await t.store.db
+      .updateTable('certificates')
+      .set({ body: JSON.stringify(altered) })
+      .where('id', '=', certificateId)
+      .execute();
+    const after = await get(`/verify/${certificateId}.pdf`);
+    assert.notEqual(after.headers.etag, before.headers.etag);
+    assert.equal((await get(`/verify/${certificateId}.json`)).json().drawn_at, '2000-01-01T00:00:00.000Z');
+  });
 });
