@@ -65,7 +65,9 @@ export async function startServer(config: Config, logger = createLogger(config))
       clock: services.clock,
       handlers: services.webhookDelivery.handlers,
       pollMs: 500,
-      leaseMs: 60_000,
+      // Longer than an attempt can take (15 s), short enough that an attempt cut by a crash is
+      // made again, and its giveaway's later events released, within half a minute.
+      leaseMs: 30_000,
       batch: 20,
       untilEmpty: true,
       log: logger.child({ component: 'webhooks' }),
