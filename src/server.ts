@@ -52,11 +52,14 @@ export async function startServer(config: Config, logger = createLogger(config))
     });
     timeGiveawayWork(metrics, services.giveaways, services.jobHandlers);
     registerJobMetrics(metrics, store.db, services.clock);
+    const telegram = botInfo
+      ? createTelegram(botInfo, { config, store, ...services, log: logger.child({ component: 'bot' }) })
+      : undefined;
     // Every process runs the promised background work; claims keep one job to one process.
     const runner = createJobRunner({
       jobs: services.jobs,
       clock: services.clock,
-      handlers: services.jobHandlers,
+      handlers: { ...services.jobHandlers, ...telegram?.jobHandlers },
       log: logger.child({ component: 'jobs' }),
     });
     // Webhook attempts have a queue of their own (the outbox), claimed in the same way as jobs.
@@ -73,9 +76,6 @@ export async function startServer(config: Config, logger = createLogger(config))
       log: logger.child({ component: 'webhooks' }),
     });
     services.webhooks.setWake(() => deliveryRunner.wake());
-    const telegram = botInfo
-      ? createTelegram(botInfo, { config, store, ...services, log: logger.child({ component: 'bot' }) })
-      : undefined;
     // Not awaited: a slow upstream must not delay the start; early requests fall to later levels.
     void services.cascade.warm();
     const app = await buildApp({ config, store, metrics, ...services, logger });
@@ -97,7 +97,6 @@ export async function startServer(config: Config, logger = createLogger(config))
           await runner.stop();
           await deliveryRunner.stop();
           await app.close();
-          await telegram?.drainNotices();
           await store.close();
         })();
         return stopping;

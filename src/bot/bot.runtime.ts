@@ -4,8 +4,8 @@ import { ALLOWED_UPDATES } from './bot.ts';
 import type { BotLogger } from './bot-logger.ts';
 import { COMMANDS } from './messages.ts';
 import type { PollerLock } from './poller-lock.ts';
+import { realSleep, type Sleep } from './sleep.ts';
 import { describeTelegramError, type GrammySignal } from './telegram-errors.ts';
-import { realSleep, type Sleep } from './winner-notifier.ts';
 
 export interface BotRuntime {
   /** Returns at once; the work goes on in the background until stop(). */

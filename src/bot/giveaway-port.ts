@@ -30,8 +30,6 @@ export interface DrawnEvent {
   winners: DrawnWinner[];
 }
 
-export type DrawnListener = (event: DrawnEvent) => void | Promise<void>;
-
 /** What a channel post shows of a giveaway. */
 export interface PostedGiveaway {
   public_id: string;
@@ -45,8 +43,4 @@ export interface BotGiveaways {
   join(publicId: string, participant: JoiningParticipant): Promise<JoinResult>;
   /** A giveaway of this account; throws AppError `not_found`, or `forbidden` for another account's. */
   get(accountId: string, publicId: string): Promise<PostedGiveaway>;
-}
-
-export interface DrawEvents {
-  onDrawn(listener: DrawnListener): void;
 }

@@ -5,26 +5,28 @@ import type { UserFromGetMe } from 'grammy/types';
 import type { AccountService } from '../accounts/account.service.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import type { NewJob } from '../jobs/job.repository.ts';
 import type { Store } from '../store/store.ts';
 import { createPollingRuntime, createWebhookRuntime } from './bot.runtime.ts';
 import { createBot } from './bot.ts';
 import type { BotLogger } from './bot-logger.ts';
 import { createBotUserRepository } from './bot-user.repository.ts';
 import { createBotUserService } from './bot-user.service.ts';
-import type { BotGiveaways, DrawEvents } from './giveaway-port.ts';
+import type { BotGiveaways } from './giveaway-port.ts';
 import { createLocalPollerLock, createPostgresPollerLock } from './poller-lock.ts';
+import { realSleep, type Sleep } from './sleep.ts';
 import { telegramWebhookRoutes } from './webhook.routes.ts';
-import { createWinnerNotifier, realSleep, type Sleep } from './winner-notifier.ts';
+import { createWinnerNoticeJobs } from './winner-notice-jobs.ts';
 
 export interface TelegramDeps {
   config: Config;
   store: Store;
   accounts: AccountService;
-  giveaways: BotGiveaways & DrawEvents;
+  giveaways: BotGiveaways;
+  /** Where the winner notices' jobs are enqueued (the jobs table). */
+  jobs: { enqueue(job: NewJob): Promise<void> };
   clock: Clock;
   log: BotLogger;
-  /** The winner notices' waits (429 retry_after, backoff); tests pass one that does not sleep. */
-  noticeSleep?: Sleep;
   /** Between tries of the poller lock or setWebhook (default 5 s). */
   retryMs?: number;
 }
@@ -75,8 +77,14 @@ export function createTelegram(botInfo: UserFromGetMe, deps: TelegramDeps) {
     apiRoot: apiRootOf(config),
     botInfo,
   });
-  const notifier = createWinnerNotifier({ api: bot.api, botUsers, log, sleep: deps.noticeSleep });
-  deps.giveaways.onDrawn(notifier.onDrawn);
+  // Winners are told through the jobs table: each draw enqueues the promise in its transaction.
+  const jobHandlers = createWinnerNoticeJobs({
+    api: bot.api,
+    botUsers,
+    jobs: deps.jobs,
+    clock: deps.clock,
+    log,
+  });
 
   const webhookUrl = config.TELEGRAM_WEBHOOK_URL;
   const secret = webhookUrl ? webhookSecret(config) : undefined;
@@ -94,7 +102,8 @@ export function createTelegram(botInfo: UserFromGetMe, deps: TelegramDeps) {
 
   return {
     bot,
-    notifier,
+    /** The background work the bot keeps, for the job runner. */
+    jobHandlers,
     mode: webhookUrl ? ('webhook' as const) : ('polling' as const),
     /** Adds the webhook route (webhook mode only); call before the app is ready. */
     async registerRoutes(app: FastifyInstance): Promise<void> {
@@ -104,8 +113,6 @@ export function createTelegram(botInfo: UserFromGetMe, deps: TelegramDeps) {
     start: () => runtime.start(),
     /** Stops taking updates (polling); webhook updates end with the HTTP server. */
     stop: () => runtime.stop(),
-    /** After the HTTP server has closed (no more draws): queued notices get a short grace period. */
-    drainNotices: () => notifier.close(),
   };
 }
 

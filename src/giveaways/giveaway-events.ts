@@ -1,7 +1,9 @@
+import type { NewJob } from '../jobs/job.repository.ts';
 import type { Seal } from '../proof/v2-types.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import type { GiveawayRow } from './giveaway.repository.ts';
 import { type AnyCertificate, giveawayOf } from './giveaway.views.ts';
+import type { DrawnEvent } from './giveaway-draw.ts';
 import type { ParticipantRow } from './participant.repository.ts';
 
 /**
@@ -10,7 +12,19 @@ import type { ParticipantRow } from './participant.repository.ts';
  * depends on the running bot), plus what the event adds: the entrant for `participant.joined`,
  * `certificate_id` and `verify_url` (already part of a drawn giveaway) for `giveaway.drawn`.
  */
-export function createGiveawayEvents(outbox: Outbox, publicBaseUrl: string) {
+/**
+ * The promise to tell a draw's winners (the Telegram bot keeps it): one job per draw, in the
+ * draw's transaction, so a crash between the draw and the messages loses none of them.
+ */
+export const WINNERS_JOB = 'winners.notify';
+export type WinnersJobPayload = DrawnEvent;
+
+export function createGiveawayEvents(
+  outbox: Outbox,
+  publicBaseUrl: string,
+  /** Given when winners are told (the bot runs): where their job is enqueued. */
+  winners?: { enqueue(job: NewJob): Promise<void> },
+) {
   const view = (
     row: GiveawayRow,
     extra: { seal?: Seal; sealLogIndex?: number | null; certificate?: AnyCertificate },
@@ -52,7 +66,7 @@ export function createGiveawayEvents(outbox: Outbox, publicBaseUrl: string) {
       ]);
     },
 
-    drawn(
+    async drawn(
       row: GiveawayRow,
       certificate: AnyCertificate,
       at: number,
@@ -60,6 +74,26 @@ export function createGiveawayEvents(outbox: Outbox, publicBaseUrl: string) {
       sealLogIndex?: number | null,
     ) {
       const giveaway = view(row, { certificate, seal, sealLogIndex });
+      if (winners) {
+        const payload: WinnersJobPayload = {
+          publicId: row.public_id,
+          title: row.title,
+          certificateId: certificate.certificate_id,
+          verifyUrl: giveaway.verify_url!,
+          winners: certificate.winners.map((w) => ({
+            telegram_id: w.telegram_id,
+            username: w.username,
+            position: w.position,
+          })),
+        };
+        await winners.enqueue({
+          kind: WINNERS_JOB,
+          key: `winners:${certificate.certificate_id}`,
+          runAt: at,
+          payload,
+          createdAt: at,
+        });
+      }
       return outbox.record([
         {
           accountId: row.account_id,

@@ -27,16 +27,18 @@ export function giveawayRepositories(
   handle: Kysely<Database>,
   transparency: LogService,
   publicBaseUrl: string,
+  notifyWinners = false,
 ) {
   const log: LogAppend = (kind, id, signed, at) => transparency.appendSigned(handle, kind, id, signed, at);
+  const jobs = createJobRepository(handle);
   return {
     log,
     giveaways: createGiveawayRepository(handle),
     participants: createParticipantRepository(handle),
     seals: createSealRepository(handle),
-    jobs: createJobRepository(handle),
+    jobs,
     operations: createOperationRepository(handle),
-    events: createGiveawayEvents(createOutbox(handle), publicBaseUrl),
+    events: createGiveawayEvents(createOutbox(handle), publicBaseUrl, notifyWinners ? jobs : undefined),
   };
 }
 
@@ -47,5 +49,6 @@ export const giveawayUnitOfWork = (
   db: Kysely<Database>,
   transparency: LogService,
   publicBaseUrl: string,
+  notifyWinners = false,
 ): GiveawayUnitOfWork =>
-  createUnitOfWork(db, (handle) => giveawayRepositories(handle, transparency, publicBaseUrl));
+  createUnitOfWork(db, (handle) => giveawayRepositories(handle, transparency, publicBaseUrl, notifyWinners));

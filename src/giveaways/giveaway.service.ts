@@ -51,6 +51,8 @@ interface Deps {
   transparency: LogService;
   /** Set when the Telegram bot runs: its `https://t.me/<bot>?start=g_<public_id>` link. */
   joinUrl?: JoinUrl | undefined;
+  /** Whether each draw promises its winners a message (the bot runs): a job in the draw's transaction. */
+  notifyWinners?: boolean;
   /** Where a failing onDrawn listener is reported; it never reaches the draw. */
   reportError?: (error: unknown) => void;
 }
@@ -80,11 +82,12 @@ function closed(status: string | undefined): AppError {
 export function createGiveawayService(deps: Deps) {
   const { db, clock } = deps;
   const { transparency } = deps;
-  const repos = giveawayRepositories(db, transparency, deps.publicBaseUrl);
+  const notifyWinners = deps.notifyWinners ?? false;
+  const repos = giveawayRepositories(db, transparency, deps.publicBaseUrl, notifyWinners);
   const { giveaways, participants, seals, operations } = repos;
-  const uow = giveawayUnitOfWork(db, transparency, deps.publicBaseUrl);
+  const uow = giveawayUnitOfWork(db, transparency, deps.publicBaseUrl, notifyWinners);
   const eventsIn = (trx: Kysely<Database>) =>
-    giveawayRepositories(trx, transparency, deps.publicBaseUrl).events;
+    giveawayRepositories(trx, transparency, deps.publicBaseUrl, notifyWinners).events;
   const logViews = createLogViews({ giveaways, transparency });
   const draw = createDrawer({
     ...deps,

@@ -1,11 +1,13 @@
 import type { User } from 'grammy/types';
 import type { BotLogger } from '../../src/bot/bot-logger.ts';
-import type { BotGiveaways, DrawEvents } from '../../src/bot/giveaway-port.ts';
+import type { BotGiveaways } from '../../src/bot/giveaway-port.ts';
+import type { Sleep } from '../../src/bot/sleep.ts';
 import { createTelegram, fetchBotInfo, type Telegram } from '../../src/bot/telegram.setup.ts';
-import type { Sleep } from '../../src/bot/winner-notifier.ts';
 import { type ConfigInput, createConfig } from '../../src/config.ts';
+import { createJobRunner } from '../../src/jobs/job-runner.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { Store } from '../../src/store/store.ts';
+import { createFakeClock } from '../helpers/fake-clock.ts';
 import { type FakeTelegram, startFakeTelegram, type TelegramCall } from '../helpers/fake-telegram.ts';
 import { storeTargets } from '../helpers/stores.ts';
 import { createMemoryGiveaways } from './memory-giveaways.ts';
@@ -72,7 +74,7 @@ export function instantSleep(): Sleep & { waits: number[] } {
   return Object.assign(sleep, { waits });
 }
 
-export interface BotHarness<G extends BotGiveaways & DrawEvents> {
+export interface BotHarness<G extends BotGiveaways> {
   fake: FakeTelegram;
   store: Store;
   services: Services;
@@ -80,6 +82,10 @@ export interface BotHarness<G extends BotGiveaways & DrawEvents> {
   log: RecordingLogger;
   sleep: ReturnType<typeof instantSleep>;
   telegram: Telegram;
+  /** Runs the bot's background work due now (winner notices) until none is left. */
+  runJobs(): Promise<number>;
+  /** Moves the clock the jobs run on (a 429's retry_after, a backoff). */
+  advance(ms: number): void;
   /** Sends `text` as `user` and resolves with the next message Telegram accepted for that chat. */
   say(user: User, text: string): Promise<TelegramCall>;
   /** Presses a button and resolves with the bot's answer to the callback query. */
@@ -91,9 +97,7 @@ export interface BotHarness<G extends BotGiveaways & DrawEvents> {
  * The real bot (grammY, composers, services, store) polling a fake Bot API server. Giveaways
  * come from `makeGiveaways` (the real service) or the in-memory stand-in.
  */
-export async function startBotHarness<
-  G extends BotGiveaways & DrawEvents = ReturnType<typeof createMemoryGiveaways>,
->(
+export async function startBotHarness<G extends BotGiveaways = ReturnType<typeof createMemoryGiveaways>>(
   options: {
     dialect?: 'sqlite' | 'postgres';
     config?: ConfigInput;
@@ -111,10 +115,11 @@ export async function startBotHarness<
     TELEGRAM_API_ROOT: fake.url,
     ...options.config,
   });
-  const services = createServices(config, opened.store);
+  const clock = createFakeClock(Date.now());
+  const services = createServices(config, opened.store, { clock });
   const giveaways = options.makeGiveaways
     ? options.makeGiveaways(services, opened.store)
-    : (createMemoryGiveaways() as unknown as G);
+    : (createMemoryGiveaways(services.jobs) as unknown as G);
   const log = recordingLogger();
   const sleep = instantSleep();
   const telegram = createTelegram(await fetchBotInfo(config), {
@@ -122,12 +127,13 @@ export async function startBotHarness<
     store: opened.store,
     accounts: services.accounts,
     giveaways,
+    jobs: services.jobs,
     clock: services.clock,
     log,
-    noticeSleep: sleep,
     retryMs: 20,
   });
   telegram.start();
+  const runner = createJobRunner({ jobs: services.jobs, clock, handlers: telegram.jobHandlers });
 
   return {
     fake,
@@ -137,6 +143,12 @@ export async function startBotHarness<
     log,
     sleep,
     telegram,
+    async runJobs() {
+      let ran = 0;
+      for (let n = await runner.runDue(); n > 0; n = await runner.runDue()) ran += n;
+      return ran;
+    },
+    advance: (ms) => clock.advance(ms),
     async say(user, text) {
       const after = fake.calls.length;
       fake.push(textMessage(user, text));
@@ -155,7 +167,7 @@ export async function startBotHarness<
     },
     async close() {
       await telegram.stop();
-      await telegram.drainNotices();
+      await runner.stop();
       await fake.close();
       await opened.cleanup();
     },

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type {
   BotGiveaways,
-  DrawEvents,
   DrawnEvent,
-  DrawnListener,
   JoiningParticipant,
   JoinResult,
 } from '../../src/bot/giveaway-port.ts';
 import { AppError } from '../../src/errors.ts';
+import { WINNERS_JOB } from '../../src/giveaways/giveaway-events.ts';
+import type { NewJob } from '../../src/jobs/job.repository.ts';
 
 interface MemoryGiveaway {
   public_id: string;
@@ -20,17 +20,18 @@ interface MemoryGiveaway {
  * The giveaway contract the bot programs against, in memory: unit tests of the bot's own
  * behaviour do not depend on the draw machinery.
  */
-export function createMemoryGiveaways(): BotGiveaways &
-  DrawEvents & {
-    create(title: string): string;
-    participants(publicId: string): MemoryGiveaway['participants'];
-    /** Completes the giveaway and tells listeners, as a draw would; returns the event. */
-    draw(publicId: string, winnerIds: number[]): Promise<DrawnEvent>;
-    /** Makes the next join throw this instead of storing (a store outage). */
-    failNextJoin(error: Error): void;
-  } {
+export function createMemoryGiveaways(
+  /** Where a draw promises its winners' notices, as the service does in the draw's transaction. */
+  jobs?: { enqueue(job: NewJob): Promise<void> },
+): BotGiveaways & {
+  create(title: string): string;
+  participants(publicId: string): MemoryGiveaway['participants'];
+  /** Completes the giveaway and enqueues its winners' notices, as a draw would; returns the event. */
+  draw(publicId: string, winnerIds: number[]): Promise<DrawnEvent>;
+  /** Makes the next join throw this instead of storing (a store outage). */
+  failNextJoin(error: Error): void;
+} {
   const giveaways = new Map<string, MemoryGiveaway>();
-  const listeners: DrawnListener[] = [];
   let nextFailure: Error | undefined;
 
   return {
@@ -70,9 +71,6 @@ export function createMemoryGiveaways(): BotGiveaways &
         winners_count: 1,
       };
     },
-    onDrawn(listener) {
-      listeners.push(listener);
-    },
     async draw(publicId, winnerIds) {
       const giveaway = giveaways.get(publicId)!;
       giveaway.status = 'completed';
@@ -88,7 +86,8 @@ export function createMemoryGiveaways(): BotGiveaways &
           position: i + 1,
         })),
       };
-      for (const listener of listeners) await listener(event);
+      // Due at once, whatever clock the test runs its jobs on.
+      await jobs?.enqueue({ kind: WINNERS_JOB, key: `winners:${certificateId}`, runAt: 0, payload: event });
       return event;
     },
   };
