@@ -1,6 +1,6 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { AppError } from '../errors.ts';
 import type { Material, PoolState, SourcePool } from './pool.ts';
+import { systemTimers, type Timers } from './timers.ts';
 
 const DEFAULT_RETRY_AFTER_S = 5;
 
@@ -12,8 +12,13 @@ const DEFAULT_RETRY_AFTER_S = 5;
  */
 export function createCascade(
   pools: readonly SourcePool[],
-  options: { served?: (material: Material, operations: number) => void } = {},
+  options: {
+    served?: (material: Material, operations: number) => void;
+    /** Measures the time budget and waits out its rest; Node's timers by default. */
+    timers?: Timers;
+  } = {},
 ) {
+  const timers = options.timers ?? systemTimers;
   const takeNow = (bytes: number): Material | undefined => {
     for (const pool of pools) {
       const material = pool.tryTake(bytes);
@@ -42,7 +47,7 @@ export function createCascade(
      * of `operations` values (one seed and keystream for all of them), counted as such.
      */
     async acquire(count: number, bytes: number, budgetMs: number, operations = 1): Promise<Material[]> {
-      const deadline = performance.now() + budgetMs;
+      const deadline = timers.monotonicMs() + budgetMs;
       const out: Material[] = [];
       while (out.length < count) {
         const material = takeNow(bytes);
@@ -54,13 +59,10 @@ export function createCascade(
         const refills = pools
           .map((pool) => pool.refilled())
           .filter((p): p is Promise<void> => p !== undefined);
-        const left = deadline - performance.now();
+        const left = deadline - timers.monotonicMs();
         if (refills.length === 0 || left <= 0) throw unavailable();
         const timer = new AbortController();
-        await Promise.race([
-          Promise.any(refills),
-          delay(left, undefined, { signal: timer.signal }).catch(() => {}),
-        ]);
+        await Promise.race([Promise.any(refills), timers.sleep(left, timer.signal)]);
         timer.abort();
       }
       return out;

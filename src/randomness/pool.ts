@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import { type CircuitBreaker, createCircuitBreaker } from './circuit-breaker.ts';
 import type { RandomSource, SourceBatch, SourceName } from './source.ts';
 import { systemBytes } from './system-entropy.ts';
+import { systemTimers, type Timers } from './timers.ts';
 
 /** Source material for one operation, with what identifies where it came from. */
 export interface Material {
@@ -41,6 +42,8 @@ export interface PoolOptions {
   clock: Clock;
   events: PoolEvents;
   fetchTimeoutMs: number;
+  /** Runs the fetch timeout; Node's timers by default. */
+  timers?: Timers;
   /** Least time between two fetches: the keyless ANU endpoint allows about one a minute. */
   minIntervalMs?: number;
   failureThreshold?: number;
@@ -58,6 +61,7 @@ function createFetcher(source: RandomSource, options: PoolOptions, accept: (batc
     clock: options.clock,
   });
   const minInterval = options.minIntervalMs ?? 0;
+  const timers = options.timers ?? systemTimers;
   let inFlight: Promise<void> | undefined;
   let lastStart = Number.NEGATIVE_INFINITY;
 
@@ -74,7 +78,7 @@ function createFetcher(source: RandomSource, options: PoolOptions, accept: (batc
       if (throttledFor() > 0 || !breaker.canTry()) return undefined;
       lastStart = options.clock.now().getTime();
       inFlight = source
-        .fetch(AbortSignal.timeout(options.fetchTimeoutMs))
+        .fetch(timers.timeout(options.fetchTimeoutMs))
         .then(
           (batch) => {
             breaker.recordSuccess();

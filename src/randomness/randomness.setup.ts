@@ -14,6 +14,7 @@ import type { SourceName } from './source.ts';
 import { createAnuSource } from './sources/anu.source.ts';
 import { createDrandSource, type DrandChain } from './sources/drand.source.ts';
 import { createNistSource } from './sources/nist.source.ts';
+import type { Timers } from './timers.ts';
 
 /** Settings that only code (tests, benchmarks) changes; the environment covers the rest. */
 export interface RandomnessTuning {
@@ -24,6 +25,10 @@ export interface RandomnessTuning {
   failureThreshold?: number;
   cooldownMs?: number;
   log?: (source: SourceName, error: unknown) => void;
+  /** Told of every fetch that served, as `log` is of every one that failed. */
+  fetched?: (source: SourceName) => void;
+  /** Runs the upstream timeouts and the time budget; Node's timers unless a test drives them. */
+  timers?: Timers;
 }
 
 const DEFAULT_FETCH_TIMEOUT_MS = 5000;
@@ -38,15 +43,20 @@ export function createRandomnessFromConfig(
 ) {
   const metrics = createRandomnessMetrics(registry);
   const events: PoolEvents = {
-    fetched: (source) => metrics.fetches.inc({ source }),
+    fetched: (source) => {
+      metrics.fetches.inc({ source });
+      tuning.fetched?.(source);
+    },
     failed: (source, error) => {
       metrics.failures.inc({ source });
       tuning.log?.(source, error);
     },
   };
   const timeoutMs = tuning.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+  const { timers } = tuning;
   const common = {
     clock,
+    timers,
     events,
     fetchTimeoutMs: timeoutMs,
     failureThreshold: tuning.failureThreshold,
@@ -55,19 +65,27 @@ export function createRandomnessFromConfig(
   const factories: Record<SourceName, () => SourcePool> = {
     anu: () =>
       createPrivatePool(
-        createAnuSource({ url: config.ANU_QRNG_URL, apiKey: config.ANU_QRNG_API_KEY, timeoutMs, clock }),
+        createAnuSource({
+          url: config.ANU_QRNG_URL,
+          apiKey: config.ANU_QRNG_API_KEY,
+          timeoutMs,
+          clock,
+          timers,
+        }),
         {
           ...common,
           minIntervalMs: tuning.anuMinIntervalMs ?? ANU_KEYLESS_INTERVAL_MS,
         },
       ),
-    nist: () => createBeaconPool(createNistSource({ url: config.NIST_BEACON_URL, timeoutMs, clock }), common),
+    nist: () =>
+      createBeaconPool(createNistSource({ url: config.NIST_BEACON_URL, timeoutMs, clock, timers }), common),
     drand: () =>
       createBeaconPool(
         createDrandSource({
           url: config.DRAND_URL,
           timeoutMs,
           clock,
+          timers,
           ...chainOfConfig(config.DRAND_CHAIN),
           ...tuning.drandChain,
         }),
@@ -77,6 +95,7 @@ export function createRandomnessFromConfig(
   };
   const pools = config.TYCHE_SOURCES.map((name) => factories[name]());
   const cascade = createCascade(pools, {
+    timers,
     served: (material, operations) => metrics.operations.inc({ source: material.source }, operations),
   });
   metrics.observe(cascade.state);

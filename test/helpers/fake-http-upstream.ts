@@ -19,6 +19,8 @@ export interface FakeUpstream<M extends string> {
   readonly url: string;
   /** HTTP requests received so far, whatever the answer. */
   readonly requests: number;
+  /** Resolves once `total` requests in all have arrived (a hanging one included). */
+  whenRequests(total: number): Promise<void>;
   /** Resolves once the mode is in force (`refuse` closes the listener, leaving it re-opens it). */
   setMode(mode: M): Promise<void>;
   /** Answer every request this many ms late (benchmarks, budget tests). */
@@ -62,9 +64,16 @@ export async function startFakeServer<M extends string>(
   let delayMs = 0;
   let requests = 0;
   const timers = new Set<NodeJS.Timeout>();
+  const waiting = new Set<{ total: number; resolve(): void }>();
 
   const server = createServer((req, res) => {
     requests++;
+    for (const waiter of waiting) {
+      if (requests >= waiter.total) {
+        waiting.delete(waiter);
+        waiter.resolve();
+      }
+    }
     const parsed = new URL(req.url ?? '/', 'http://fake');
     const request = { path: parsed.pathname, query: parsed.searchParams, headers: req.headers };
     const current = mode;
@@ -140,6 +149,10 @@ export async function startFakeServer<M extends string>(
     url: `http://127.0.0.1:${port}${options.basePath}`,
     get requests() {
       return requests;
+    },
+    whenRequests(total: number) {
+      if (requests >= total) return Promise.resolve();
+      return new Promise<void>((resolve) => waiting.add({ total, resolve }));
     },
     async setMode(next: M) {
       const was = mode;

@@ -27,6 +27,36 @@ export async function expectSourceError(
   return err;
 }
 
+/**
+ * Whether a promise has settled once everything already queued has run (I/O callbacks included):
+ * how a test on a fake clock shows that a call is still waiting for its timer.
+ */
+export async function settledYet(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  const done = () => {
+    settled = true;
+  };
+  promise.then(done, done);
+  await new Promise((resolve) => setImmediate(resolve));
+  return settled;
+}
+
+/**
+ * Starts a call and resolves once the upstream holds its request (or the call has ended early), so
+ * a test moves its fake clock only while the request is really out.
+ */
+export async function sentTo<T>(
+  upstream: { requests: number; whenRequests(total: number): Promise<void> },
+  call: () => Promise<T>,
+): Promise<{ pending: Promise<T> }> {
+  const arrived = upstream.whenRequests(upstream.requests + 1);
+  const pending = call();
+  await Promise.race([arrived, pending.then(noop, noop)]);
+  return { pending };
+}
+
+const noop = () => {};
+
 /** What each shared failure mode of the fakes must turn into, with a client timeout of 200 ms. */
 export const COMMON_MODE_ERRORS: Record<(typeof COMMON_MODES)[number], RegExp> = {
   hang: /no answer within 200 ms/,

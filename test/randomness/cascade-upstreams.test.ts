@@ -10,11 +10,15 @@ import {
   NIST_MODES,
   startFakeUpstreams,
 } from '../helpers/fake-upstreams.ts';
+import { sentTo, settledYet } from '../helpers/source-testing.ts';
 
 /**
  * Every way an upstream breaks, through the whole stack: the cascade moves on to the next level
- * and the response (and its operation record) names the source that really served.
+ * and the response (and its operation record) names the source that really served. Upstream
+ * timeouts and the time budget run on the fake clock, so a hang costs the test no real time.
  */
+const EXTERNAL = ['anu', 'nist', 'drand'] as const;
+
 describe('cascade against fake upstreams', () => {
   const clock = createFakeClock('2026-11-21T12:00:00Z');
   let fakes: FakeUpstreams;
@@ -23,14 +27,47 @@ describe('cascade against fake upstreams', () => {
   });
   after(() => fakes.close());
 
-  /** A fresh app (fresh pools and breakers) on all four levels. */
-  const app = (sources = 'anu,nist,drand,system', budget = 1000) =>
-    startTestApp({ clock, ...fakes.appOptions(sources, budget) });
+  const fetchTimeoutMs = () => fakes.appOptions('system').randomness.fetchTimeoutMs ?? 0;
 
-  const served = async (sources?: string) => {
-    const t = await app(sources);
+  /** A fresh app (fresh pools and breakers); `settled` hears of every fetch that ends, either way. */
+  const app = (
+    sources = 'anu,nist,drand,system',
+    budget = 1000,
+    settled?: (source: string, ok: boolean) => void,
+  ) => {
+    const options = fakes.appOptions(sources, budget);
+    const randomness = {
+      ...options.randomness,
+      timers: clock,
+      fetched: (source: string) => settled?.(source, true),
+      log: (source: string) => settled?.(source, false),
+    };
+    return startTestApp({ clock, ...options, randomness });
+  };
+
+  /** Serves one value once every level is warmed; `hung` is the upstream the test set to hang. */
+  const served = async (hung?: 'anu' | 'nist' | 'drand') => {
+    const others = EXTERNAL.filter((source) => source !== hung);
+    let othersDone = () => {};
+    const othersSettled = new Promise<void>((resolve) => {
+      othersDone = resolve;
+    });
+    const seen = new Set<string>();
+    const t = await app(undefined, undefined, (source) => {
+      seen.add(source);
+      if (others.every((other) => seen.has(other))) othersDone();
+    });
     try {
-      await t.services.cascade.warm();
+      if (hung) {
+        // Every level's first fetch is out. Once the others have ended, only the timeout (which
+        // the clock runs) can end the hung one.
+        const { pending } = await sentTo(fakes[hung], () => t.services.cascade.warm());
+        await othersSettled;
+        clock.advance(fetchTimeoutMs());
+        await pending;
+      } else {
+        await t.services.cascade.warm();
+      }
       const key = await t.key();
       const res = await t.app.inject({ url: '/api/v1/random/int?min=1&max=10', headers: bearer(key) });
       assert.equal(res.statusCode, 200, res.body);
@@ -41,6 +78,8 @@ describe('cascade against fake upstreams', () => {
       assert.equal(op.qrng_source, body.qrng_source, 'the log agrees with the response');
       return { source: body.qrng_source as string, reference: op.source_reference as string };
     } finally {
+      // The request asked the hung upstream again: cut that fetch too rather than leave it open.
+      if (hung) clock.advance(fetchTimeoutMs());
       await t.close();
     }
   };
@@ -61,7 +100,7 @@ describe('cascade against fake upstreams', () => {
   for (const mode of ANU_MODES) {
     test(`anu ${mode} → nist serves, named by its pulse URI`, async () => {
       await setModes(mode, 'ok', 'ok');
-      const { source, reference } = await served();
+      const { source, reference } = await served(mode === 'hang' ? 'anu' : undefined);
       assert.equal(source, 'nist');
       assert.match(reference, /\/beacon\/2\.0\/chain\/\d+\/pulse\/\d+$/);
     });
@@ -70,7 +109,7 @@ describe('cascade against fake upstreams', () => {
   for (const mode of NIST_MODES) {
     test(`anu down, nist ${mode} → drand serves, named by its round`, async () => {
       await setModes('error-500', mode, 'ok');
-      const { source, reference } = await served();
+      const { source, reference } = await served(mode === 'hang' ? 'nist' : undefined);
       assert.equal(source, 'drand');
       assert.match(reference, /^\d+$/);
     });
@@ -81,30 +120,45 @@ describe('cascade against fake upstreams', () => {
       await setModes('error-500', 'error-500', mode);
       // A stuck chain keeps answering its last round; it goes stale only as time passes.
       if (mode === 'stuck') clock.advance(6 * fakes.drand.period * 1000);
-      const { source, reference } = await served();
+      const { source, reference } = await served(mode === 'hang' ? 'drand' : undefined);
       assert.equal(source, 'system');
       assert.match(reference, /^system:/);
     });
   }
 
-  test('nothing can serve → 503 randomness_unavailable with Retry-After, quickly, and refunded', async () => {
+  test('nothing can serve → 503 randomness_unavailable with Retry-After once the budget is spent, and refunded', async () => {
     await setModes('hang', 'refuse', 'error-500');
-    const t = await app('anu,nist,drand', 200);
+    // nist and drand fail for real, and are asked again until their breakers open (three failures
+    // each); anu hangs. From then on only the time budget can end the request's wait.
+    const failures = { anu: 0, nist: 0, drand: 0 } as Record<string, number>;
+    let bothOpen = () => {};
+    const opened = new Promise<void>((resolve) => {
+      bothOpen = resolve;
+    });
+    const t = await app('anu,nist,drand', 200, (source, ok) => {
+      if (!ok) failures[source]++;
+      if (failures.nist >= 3 && failures.drand >= 3) bothOpen();
+    });
     try {
       const key = await t.key({ dailyLimit: 10 });
-      const started = performance.now();
-      const res = await t.app.inject({ url: '/api/v1/random/bytes', headers: bearer(key) });
-      const elapsed = performance.now() - started;
+      const answer = t.app.inject({ url: '/api/v1/random/bytes', headers: bearer(key) });
+      await opened;
+      clock.advance(199);
+      assert.equal(await settledYet(answer), false, 'the hung level might still answer within the budget');
+      clock.advance(1);
+      const res = await answer;
       assert.equal(res.statusCode, 503);
       assert.equal(res.json().code, 'randomness_unavailable');
-      assert.match(String(res.headers['retry-after']), /^\d+$/);
+      assert.equal(res.headers['retry-after'], '30', 'when the open breakers let a trial through');
       assert.equal(res.headers['x-ratelimit-remaining'], '10', 'a 5xx is refunded');
-      assert.ok(elapsed < 5000, `answered within a bound, not a hang (${elapsed} ms)`);
+      assert.deepEqual(failures, { anu: 0, nist: 3, drand: 3 }, 'the budget, not the hang, ended it');
       const me = (await t.app.inject({ url: '/api/v1/me', headers: bearer(key) })).json();
       assert.equal(me.requests_today, 0);
       const metrics = (await t.app.inject({ url: '/metrics' })).body;
-      assert.match(metrics, /tyche_source_failures_total\{source="nist"\} [1-9]/);
+      assert.match(metrics, /tyche_source_failures_total\{source="nist"\} 3/);
+      assert.match(metrics, /tyche_source_failures_total\{source="drand"\} 3/);
     } finally {
+      clock.advance(fetchTimeoutMs());
       await t.close();
     }
   });

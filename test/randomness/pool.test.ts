@@ -11,17 +11,29 @@ import {
 } from '../../src/randomness/pool.ts';
 import { type RandomSource, type SourceBatch, SourceError } from '../../src/randomness/source.ts';
 import { createFakeClock } from '../helpers/fake-clock.ts';
+import { settledYet } from '../helpers/source-testing.ts';
 
-/** A source whose every answer the test decides, resolved when the test says. */
+/**
+ * A source whose every answer the test decides, resolved when the test says; like the real ones,
+ * it gives up with a SourceError when its signal aborts.
+ */
 function scriptedSource(name: 'anu' | 'nist', kind: 'private' | 'beacon') {
   const pending: { resolve(b: SourceBatch): void; reject(e: unknown): void }[] = [];
   let calls = 0;
   const source: RandomSource = {
     name,
     kind,
-    fetch: () => {
+    fetch: (signal) => {
       calls++;
-      return new Promise<SourceBatch>((resolve, reject) => pending.push({ resolve, reject }));
+      return new Promise<SourceBatch>((resolve, reject) => {
+        const call = { resolve, reject };
+        pending.push(call);
+        signal?.addEventListener('abort', () => {
+          if (!pending.includes(call)) return;
+          pending.splice(pending.indexOf(call), 1);
+          reject(new SourceError(name, 'no answer in time'));
+        });
+      });
     },
   };
   return {
@@ -61,6 +73,7 @@ const opts = (
   extra: Partial<PoolOptions> & { lowWater?: number } = {},
 ) => ({
   clock,
+  timers: clock,
   events: events(),
   fetchTimeoutMs: 1000,
   ...extra,
@@ -144,6 +157,23 @@ describe('private pool', () => {
     assert.equal(pool.state().breaker, 'closed');
     assert.deepEqual(ev.log, ['fail:anu', 'fail:anu', 'ok:anu']);
   });
+
+  test('a fetch that never answers is cut by the pool’s own timeout and counted as a failure', async () => {
+    const clock = createFakeClock();
+    const anu = scriptedSource('anu', 'private');
+    const ev = events();
+    const pool = createPrivatePool(anu.source, opts(clock, { events: ev, fetchTimeoutMs: 1000 }));
+    const refill = pool.refilled()!;
+    clock.advance(999);
+    assert.equal(await settledYet(refill), false, 'still in flight a millisecond before the timeout');
+    assert.equal(pool.refilled(), refill, 'and no second fetch goes out meanwhile');
+    clock.advance(1);
+    await refill;
+    assert.deepEqual(ev.log, ['fail:anu']);
+    assert.equal(anu.waiting, 0, 'the source saw the abort');
+    assert.ok(pool.refilled(), 'the next refill may go out at once');
+    assert.equal(anu.calls, 2);
+  });
 });
 
 describe('beacon pool', () => {
@@ -175,7 +205,9 @@ describe('cascade', () => {
   test('takes from the first level that can serve without waiting for an empty one', async () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
-    const cascade = createCascade([createPrivatePool(anu.source, opts(clock)), createSystemPool(clock)]);
+    const cascade = createCascade([createPrivatePool(anu.source, opts(clock)), createSystemPool(clock)], {
+      timers: clock,
+    });
     const [m] = await cascade.acquire(1, 16, 1000);
     assert.equal(m.source, 'system');
     assert.equal(anu.waiting, 1, 'anu was asked to refill meanwhile');
@@ -184,7 +216,7 @@ describe('cascade', () => {
   test('waits for a refill under way when no level can serve, within the budget', async () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
-    const cascade = createCascade([createPrivatePool(anu.source, opts(clock))]);
+    const cascade = createCascade([createPrivatePool(anu.source, opts(clock))], { timers: clock });
     const pending = cascade.acquire(2, 16, 5000);
     await new Promise((r) => setImmediate(r));
     await anu.deliver({ bytes: new Uint8Array(64) });
@@ -195,11 +227,20 @@ describe('cascade', () => {
     );
   });
 
-  test('answers randomness_unavailable with Retry-After when nothing serves in time', async () => {
+  test('answers randomness_unavailable with Retry-After once the budget is spent, not before', async () => {
     const clock = createFakeClock();
     const anu = scriptedSource('anu', 'private');
-    const cascade = createCascade([createPrivatePool(anu.source, opts(clock))]);
-    await assert.rejects(cascade.acquire(1, 16, 20), (error: unknown) => {
+    const cascade = createCascade([createPrivatePool(anu.source, opts(clock))], { timers: clock });
+    const pending = cascade.acquire(1, 16, 250);
+    clock.advance(249);
+    assert.equal(await settledYet(pending), false, 'the refill under way may still come in time');
+    clock.advance(1);
+    assert.equal(
+      anu.waiting,
+      1,
+      'the fetch, with its own 1000 ms timeout, is still out: the budget ended the wait',
+    );
+    await assert.rejects(pending, (error: unknown) => {
       assert.ok(isAppError(error));
       assert.equal(error.code, 'randomness_unavailable');
       assert.match(error.headers['retry-after'], /^\d+$/);
@@ -213,7 +254,7 @@ describe('cascade', () => {
     const pool = createPrivatePool(anu.source, opts(clock, { failureThreshold: 1, cooldownMs: 30_000 }));
     pool.refilled();
     await anu.fail();
-    const cascade = createCascade([pool]);
+    const cascade = createCascade([pool], { timers: clock });
     await assert.rejects(cascade.acquire(1, 16, 60_000), (error: unknown) => {
       assert.ok(isAppError(error));
       assert.equal(error.headers['retry-after'], '30', 'the circuit reopens for trials in 30 s');

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Clock, type RandomSource, type SourceBatch, SourceError, systemClock } from '../source.ts';
+import type { Timers } from '../timers.ts';
 import { assertTimeout, type FetchFn, fetchJson, readFields } from './http-json.ts';
 
 export const ANU_KEYLESS_URL = 'https://qrng.anu.edu.au/API/jsonI.php';
@@ -15,6 +16,8 @@ export interface AnuSourceOptions {
   /** Bytes per call, 1–1024; default 1024 (one call a minute is all keyless ANU allows). */
   length?: number;
   clock?: Clock;
+  /** Runs the timeout; Node's timers by default. */
+  timers?: Timers;
   fetch?: FetchFn;
 }
 
@@ -33,7 +36,15 @@ export function createAnuSource(options: AnuSourceOptions): RandomSource {
     name: 'anu',
     kind: 'private',
     async fetch(signal?: AbortSignal): Promise<SourceBatch> {
-      const body = await fetchJson({ source: 'anu', url, timeoutMs, fetch: options.fetch, headers, signal });
+      const body = await fetchJson({
+        source: 'anu',
+        url,
+        timeoutMs,
+        fetch: options.fetch,
+        timers: options.timers,
+        headers,
+        signal,
+      });
       const bytes = parseAnuUint8(body, length);
       const fetchedAt = clock.now();
       // ANU gives no identifier for a batch, so we mint one; the caller records fetchedAt with it.

@@ -9,6 +9,7 @@ import { roundTimeMs as chainRoundTimeMs, roundOf } from '../../proof/draw-v2.ts
 import { toHex } from '../../proof/hex.ts';
 import type { DrandChainInfo } from '../../proof/v2-types.ts';
 import { type Clock, type RandomSource, type SourceBatch, SourceError, systemClock } from '../source.ts';
+import type { Timers } from '../timers.ts';
 import { assertTimeout, type FetchFn, fetchJson, readFields } from './http-json.ts';
 
 export const DRAND_URL = 'https://api.drand.sh';
@@ -51,6 +52,8 @@ export interface DrandSourceOptions extends Partial<DrandChain> {
   url?: string;
   timeoutMs: number;
   clock?: Clock;
+  /** Runs the timeout; Node's timers by default. */
+  timers?: Timers;
   fetch?: FetchFn;
 }
 
@@ -74,7 +77,14 @@ export function createDrandSource(options: DrandSourceOptions): RandomSource {
     name: 'drand',
     kind: 'beacon',
     async fetch(signal?: AbortSignal): Promise<SourceBatch> {
-      const body = await fetchJson({ source: 'drand', url, timeoutMs, fetch: options.fetch, signal });
+      const body = await fetchJson({
+        source: 'drand',
+        url,
+        timeoutMs,
+        fetch: options.fetch,
+        timers: options.timers,
+        signal,
+      });
       const beacon = parseDrandBeacon(body);
       verifyBeaconOf(beacon, info);
       const now = clock.now();

@@ -1,4 +1,5 @@
 import { SourceError, type SourceName } from '../source.ts';
+import { systemTimers, type Timers } from '../timers.ts';
 
 export type FetchFn = typeof globalThis.fetch;
 
@@ -9,6 +10,8 @@ export interface JsonRequest {
   fetch?: FetchFn;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** What runs the timeout; Node's timers unless a test drives them. */
+  timers?: Timers;
 }
 
 // Real bodies are a few KiB (ANU 1024 uint8 ≈ 4 KiB, a NIST pulse ≈ 3.6 KiB); anything far larger is
@@ -29,7 +32,7 @@ export function assertTimeout(timeoutMs: number): void {
  * the body as well as the headers.
  */
 export async function fetchJson(req: JsonRequest): Promise<unknown> {
-  const timeout = AbortSignal.timeout(req.timeoutMs);
+  const timeout = (req.timers ?? systemTimers).timeout(req.timeoutMs);
   const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
   const fetchFn = req.fetch ?? globalThis.fetch;
   let status: number;

@@ -1,5 +1,6 @@
 import { createHash, verify, X509Certificate } from 'node:crypto';
 import { type Clock, type RandomSource, type SourceBatch, SourceError, systemClock } from '../source.ts';
+import type { Timers } from '../timers.ts';
 import { assertTimeout, type FetchFn, fetchJson, readFields } from './http-json.ts';
 
 export const NIST_BEACON_URL = 'https://beacon.nist.gov/beacon/2.0';
@@ -11,6 +12,8 @@ export interface NistSourceOptions {
   url?: string;
   timeoutMs: number;
   clock?: Clock;
+  /** Runs the timeout; Node's timers by default. */
+  timers?: Timers;
   fetch?: FetchFn;
   /**
    * PEM of the beacon's signing certificate (`<url>/certificate/<certificateId>`). When given, a
@@ -52,7 +55,14 @@ export function createNistSource(options: NistSourceOptions): RandomSource {
     name: 'nist',
     kind: 'beacon',
     async fetch(signal?: AbortSignal): Promise<SourceBatch> {
-      const body = await fetchJson({ source: 'nist', url, timeoutMs, fetch: options.fetch, signal });
+      const body = await fetchJson({
+        source: 'nist',
+        url,
+        timeoutMs,
+        fetch: options.fetch,
+        timers: options.timers,
+        signal,
+      });
       const pulse = parseNistPulse(body);
       const serialization = serializeNistPulse(pulse);
       checkNistIntegrity(pulse, serialization);

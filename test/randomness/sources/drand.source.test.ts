@@ -13,6 +13,8 @@ import {
   COMMON_MODE_ERRORS,
   expectSourceError,
   readFixture,
+  sentTo,
+  settledYet,
   stubFetch,
 } from '../../helpers/source-testing.ts';
 
@@ -127,17 +129,18 @@ describe('drand source against a fake chain', () => {
   afterEach(async () => {
     await fake.setMode('ok');
   });
-  // Generous, so a busy machine never turns a served answer into a timeout; only a hang, which
-  // needs the timeout to end, gets a short one.
-  const source = (timeoutMs = 5000) =>
+  // Timeouts run on the fake clock too: a served answer never turns into one on a busy machine,
+  // and a hang is cut when the test moves the clock.
+  const source = () =>
     createDrandSource({
       url: fake.url,
       chainHash: fake.chainHash,
       publicKey: fake.publicKey,
       genesis: fake.genesis,
       period: fake.period,
-      timeoutMs,
+      timeoutMs: 200,
       clock,
+      timers: clock,
     });
 
   it('serves the current round, and the next one a period later', async () => {
@@ -154,8 +157,9 @@ describe('drand source against a fake chain', () => {
       ...fake,
       url: fake.url,
       publicKey: DRAND_QUICKNET.publicKey,
-      timeoutMs: 500,
+      timeoutMs: 200,
       clock,
+      timers: clock,
     });
     await expectSourceError(quicknetKey.fetch(), 'drand', /BLS signature does not verify/);
   });
@@ -177,7 +181,15 @@ describe('drand source against a fake chain', () => {
   for (const mode of DRAND_MODES.filter((m) => m !== 'stuck')) {
     it(`${mode} → SourceError`, async () => {
       await fake.setMode(mode);
-      await expectSourceError(source(mode === 'hang' ? 200 : 5000).fetch(), 'drand', expected[mode]);
+      if (mode !== 'hang') {
+        await expectSourceError(source().fetch(), 'drand', expected[mode]);
+        return;
+      }
+      const { pending } = await sentTo(fake, () => source().fetch());
+      clock.advance(199);
+      assert.equal(await settledYet(pending), false, 'the hang holds the call until the timeout');
+      clock.advance(1);
+      await expectSourceError(pending, 'drand', expected[mode]);
     });
   }
 });

@@ -13,6 +13,8 @@ import {
   COMMON_MODE_ERRORS,
   expectSourceError,
   readFixture,
+  sentTo,
+  settledYet,
   stubFetch,
 } from '../../helpers/source-testing.ts';
 
@@ -179,9 +181,9 @@ describe('nist source against a fake beacon', () => {
   afterEach(async () => {
     await fake.setMode('ok');
   });
-  // Generous, so a busy machine never turns a served answer into a timeout; only a hang, which
-  // needs the timeout to end, gets a short one.
-  const source = (timeoutMs = 5000) => createNistSource({ url: fake.url, timeoutMs, clock });
+  // Timeouts run on the fake clock too: a served answer never turns into one on a busy machine,
+  // and a hang is cut when the test moves the clock.
+  const source = () => createNistSource({ url: fake.url, timeoutMs: 200, clock, timers: clock });
 
   it('reads a fresh pulse, the same one within a period and a new one the next period', async () => {
     const first = await source().fetch();
@@ -197,7 +199,7 @@ describe('nist source against a fake beacon', () => {
   it('accepts pulses whose version reads "Version 2.0", as older ones do', async () => {
     const old = await startFakeNist({ clock, version: 'Version 2.0' });
     try {
-      const batch = await createNistSource({ url: old.url, timeoutMs: 500, clock }).fetch();
+      const batch = await createNistSource({ url: old.url, timeoutMs: 200, clock, timers: clock }).fetch();
       assert.equal(batch.bytes.length, 64);
     } finally {
       await old.close();
@@ -213,7 +215,15 @@ describe('nist source against a fake beacon', () => {
   for (const mode of NIST_MODES) {
     it(`${mode} → SourceError`, async () => {
       await fake.setMode(mode);
-      await expectSourceError(source(mode === 'hang' ? 200 : 5000).fetch(), 'nist', expected[mode]);
+      if (mode !== 'hang') {
+        await expectSourceError(source().fetch(), 'nist', expected[mode]);
+        return;
+      }
+      const { pending } = await sentTo(fake, () => source().fetch());
+      clock.advance(199);
+      assert.equal(await settledYet(pending), false, 'the hang holds the call until the timeout');
+      clock.advance(1);
+      await expectSourceError(pending, 'nist', expected[mode]);
     });
   }
 });
