@@ -43,6 +43,7 @@ const fields = {
   TELEGRAM_API_ROOT: text('https://api.telegram.org', /^https?:\/\//, 'an http:// or https:// URL'),
   TELEGRAM_WEBHOOK_URL: optional(/^https:\/\//, 'an https:// URL'),
   TELEGRAM_WEBHOOK_SECRET: secret(/^[A-Za-z0-9_-]{1,256}$/, '1-256 characters of A-Z a-z 0-9 _ -'),
+  TELEGRAM_BULK_PER_SECOND: integer(25, 1, 10_000),
   LOG_LEVEL: oneOf('info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
 } as const;
 

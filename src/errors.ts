@@ -60,6 +60,11 @@ export const ERROR_CODES = {
     title: 'Giveaway sealed',
     help: 'Entries are closed: the entrant list is sealed and committed to a future drand round, so no entrant can be added.',
   },
+  checks_in_progress: {
+    status: 409,
+    title: 'Channel checks in progress',
+    help: 'The giveaway requires membership of channels, and its entrants are being checked again before the seal; the seal follows by itself. Retry after `Retry-After` seconds.',
+  },
   not_verifiable: {
     status: 409,
     title: 'Not a verifiable giveaway',

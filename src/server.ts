@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { joinUrlFor } from './bot/join-link.ts';
+import { joinUrlFor } from './bot/join/join-link.ts';
 import { createTelegram, fetchBotInfo } from './bot/telegram.setup.ts';
 import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
@@ -53,7 +53,13 @@ export async function startServer(config: Config, logger = createLogger(config))
     timeGiveawayWork(metrics, services.giveaways, services.jobHandlers);
     registerJobMetrics(metrics, store.db, services.clock);
     const telegram = botInfo
-      ? createTelegram(botInfo, { config, store, ...services, log: logger.child({ component: 'bot' }) })
+      ? createTelegram(botInfo, {
+          config,
+          store,
+          ...services,
+          console: services.giveaways,
+          log: logger.child({ component: 'bot' }),
+        })
       : undefined;
     // Every process runs the promised background work; claims keep one job to one process.
     const runner = createJobRunner({
@@ -76,6 +82,7 @@ export async function startServer(config: Config, logger = createLogger(config))
       log: logger.child({ component: 'webhooks' }),
     });
     services.webhooks.setWake(() => deliveryRunner.wake());
+    telegram?.setWake(() => runner.wake());
     // Not awaited: a slow upstream must not delay the start; early requests fall to later levels.
     void services.cascade.warm();
     const app = await buildApp({ config, store, metrics, ...services, logger });

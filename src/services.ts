@@ -97,7 +97,7 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     log: options.log,
     transparency,
     joinUrl: options.joinUrl,
-    notifyWinners: config.TELEGRAM_BOT_TOKEN !== undefined,
+    botRuns: config.TELEGRAM_BOT_TOKEN !== undefined,
     reportError: options.reportError ?? ((error) => console.error('tyche: a draw listener failed:', error)),
   });
   const witness = createWitnessJob({

@@ -1,8 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Bot, Context } from 'grammy';
+import type { Bot } from 'grammy';
 import { ALLOWED_UPDATES } from './bot.ts';
 import type { BotLogger } from './bot-logger.ts';
-import { COMMANDS } from './messages.ts';
+import { commandMenus } from './commands.ts';
+import type { BotContext } from './context.ts';
 import type { PollerLock } from './poller-lock.ts';
 import { realSleep, type Sleep } from './sleep.ts';
 import { describeTelegramError, type GrammySignal } from './telegram-errors.ts';
@@ -14,7 +15,7 @@ export interface BotRuntime {
 }
 
 interface RuntimeDeps {
-  bot: Bot<Context>;
+  bot: Bot<BotContext>;
   log: BotLogger;
   sleep?: Sleep;
   /** Wait between attempts (lock busy, Telegram unreachable); doubles on failures up to 5 min. */
@@ -124,9 +125,9 @@ export function createWebhookRuntime(deps: RuntimeDeps & { url: string; secret: 
 }
 
 /** The command menu in Telegram's UI; cosmetic, so a failure is only logged. */
-async function publishCommands(bot: Bot<Context>, log: BotLogger): Promise<void> {
+async function publishCommands(bot: Bot<BotContext>, log: BotLogger): Promise<void> {
   try {
-    await bot.api.setMyCommands(COMMANDS.map((c) => ({ command: c.command, description: c.description })));
+    for (const { commands, ...scope } of commandMenus()) await bot.api.setMyCommands(commands, scope);
   } catch (error) {
     log.warn(describeTelegramError(error), 'could not publish the bot command menu');
   }

@@ -1,6 +1,10 @@
+import type { ChannelCondition } from '../giveaways/condition.repository.ts';
+import type { MembershipCheck } from '../giveaways/condition-check.ts';
+import type { GiveawayService } from '../giveaways/giveaway.service.ts';
+
 /**
- * The part of the giveaway service the bot uses, named here so the bot depends on a contract
- * and not on the service's module (tests pass an in-memory stand-in).
+ * The parts of the giveaway service the bot uses, named here so the bot depends on a contract
+ * and not on the service's module (the join tests pass an in-memory stand-in).
  */
 export interface JoiningParticipant {
   telegram_id: number;
@@ -38,9 +42,36 @@ export interface PostedGiveaway {
   winners_count: number;
 }
 
+/** What a join needs to know first: whether to ask the button challenge. */
+export interface JoinGate {
+  title: string;
+  challenge: boolean;
+}
+
 export interface BotGiveaways {
-  /** Stores the participant before resolving; throws AppError `not_found` or `giveaway_completed`. */
+  /**
+   * Stores the participant before resolving; throws AppError `not_found`, `giveaway_sealed` or
+   * `giveaway_completed`, or ConditionNotMet (nothing stored) when a required channel is missing.
+   */
   join(publicId: string, participant: JoiningParticipant): Promise<JoinResult>;
+  /** Throws like `join` for an unknown or closed giveaway. */
+  gate(publicId: string): Promise<JoinGate>;
   /** A giveaway of this account; throws AppError `not_found`, or `forbidden` for another account's. */
   get(accountId: string, publicId: string): Promise<PostedGiveaway>;
 }
+
+/** The console's side of the service (/new, /giveaways, /draw, /my, posts and receipts). */
+export type ConsoleGiveaways = Pick<
+  GiveawayService,
+  | 'create'
+  | 'list'
+  | 'closeNow'
+  | 'entriesOf'
+  | 'sealedEntry'
+  | 'byId'
+  | 'conditionsOf'
+  | 'setMembership'
+  | 'setJoinUrl'
+>;
+
+export type { ChannelCondition, MembershipCheck };

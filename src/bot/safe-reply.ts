@@ -44,12 +44,21 @@ export async function safeAnswer(
   }
 }
 
-/** Replaces the text of the message a button belongs to; falls back to a new reply. */
-export async function safeEdit(ctx: Context, log: BotLogger, text: string): Promise<void> {
+/** Replaces the text (and buttons) of the message a button belongs to; falls back to a new reply. */
+export async function safeEdit(
+  ctx: Context,
+  log: BotLogger,
+  text: string,
+  keyboard?: InlineKeyboardMarkup,
+): Promise<void> {
   try {
-    await ctx.editMessageText(text, { parse_mode: 'HTML' });
+    await ctx.editMessageText(text, {
+      parse_mode: 'HTML',
+      link_preview_options: { is_disabled: true },
+      ...(keyboard ? { reply_markup: keyboard } : {}),
+    });
   } catch (error) {
     log.warn({ telegram_id: ctx.from?.id, ...describeTelegramError(error) }, 'bot edit failed');
-    await safeReply(ctx, log, text);
+    await safeReply(ctx, log, text, keyboard ? { keyboard } : {});
   }
 }

@@ -5,31 +5,46 @@ import type { UserFromGetMe } from 'grammy/types';
 import type { AccountService } from '../accounts/account.service.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import { createChannelPostRepository } from '../giveaways/channel-post.repository.ts';
 import type { NewJob } from '../jobs/job.repository.ts';
 import type { Store } from '../store/store.ts';
+import { membershipCheck } from './api/membership.ts';
+import { retry429 } from './api/retry-429.ts';
+import { throttle } from './api/throttle.ts';
 import { createPollingRuntime, createWebhookRuntime } from './bot.runtime.ts';
 import { createBot } from './bot.ts';
 import type { BotLogger } from './bot-logger.ts';
-import { createBotUserRepository } from './bot-user.repository.ts';
-import { createBotUserService } from './bot-user.service.ts';
-import type { BotGiveaways } from './giveaway-port.ts';
+import { createConversationRepository } from './conversation.repository.ts';
+import type { BotGiveaways, ConsoleGiveaways } from './giveaway-port.ts';
+import { joinUrlFor } from './join/join-link.ts';
+import { createWinnerNoticeJobs } from './notices/winner-notice-jobs.ts';
 import { createLocalPollerLock, createPostgresPollerLock } from './poller-lock.ts';
+import { createChannelPostJobs } from './posts/channel-post.jobs.ts';
 import { realSleep, type Sleep } from './sleep.ts';
+import { createBotUserRepository } from './users/bot-user.repository.ts';
+import { createBotUserService } from './users/bot-user.service.ts';
 import { telegramWebhookRoutes } from './webhook.routes.ts';
-import { createWinnerNoticeJobs } from './winner-notice-jobs.ts';
 
 export interface TelegramDeps {
   config: Config;
   store: Store;
   accounts: AccountService;
+  /** Joining (tests may pass an in-memory stand-in). */
   giveaways: BotGiveaways;
-  /** Where the winner notices' jobs are enqueued (the jobs table). */
-  jobs: { enqueue(job: NewJob): Promise<void> };
+  /** The giveaway service, for the console, channel posts and receipts. */
+  console: ConsoleGiveaways;
+  /** Where the bot's background work is enqueued (the jobs table). */
+  jobs: { enqueue(job: NewJob): Promise<void>; enqueueMany(list: readonly NewJob[]): Promise<void> };
   clock: Clock;
   log: BotLogger;
   /** Between tries of the poller lock or setWebhook (default 5 s). */
   retryMs?: number;
+  /** How 429 waits and bulk pacing wait (tests pass one that takes no time). */
+  sleep?: Sleep;
 }
+
+/** Bulk work (receipts, notices, checks, posts) waits out a 429 of up to this; longer ones reschedule. */
+const BULK_MAX_WAIT_SECONDS = 5;
 
 /**
  * Asks Telegram who the bot is. A refused token fails start-up (it is a configuration
@@ -67,24 +82,62 @@ export function webhookSecret(config: Config): string {
 
 /** Everything the bot needs in `tyche serve`, built from services that already exist. */
 export function createTelegram(botInfo: UserFromGetMe, deps: TelegramDeps) {
-  const { config, store, log } = deps;
-  const botUsers = createBotUserService({ users: createBotUserRepository(store.db), clock: deps.clock });
+  const { config, store, log, clock } = deps;
+  const sleep = deps.sleep ?? realSleep;
+  const botUsers = createBotUserService({ users: createBotUserRepository(store.db), clock });
+  let wake: (() => void) | undefined;
   const bot = createBot(config.TELEGRAM_BOT_TOKEN!, {
     accounts: deps.accounts,
     giveaways: deps.giveaways,
+    console: deps.console,
     botUsers,
+    conversations: createConversationRepository(store.db),
+    clock,
+    publicBaseUrl: config.publicBaseUrl,
     log,
     apiRoot: apiRootOf(config),
     botInfo,
+    sleep,
+    wake: () => wake?.(),
   });
-  // Winners are told through the jobs table: each draw enqueues the promise in its transaction.
-  const jobHandlers = createWinnerNoticeJobs({
-    api: bot.api,
+
+  // Background work has an API of its own: paced under Telegram's limits, and a long 429 is
+  // handed back to the jobs table (due again after retry_after) rather than waited out.
+  const bulk = new Api(config.TELEGRAM_BOT_TOKEN!, { apiRoot: apiRootOf(config), timeoutSeconds: 30 });
+  bulk.config.use(retry429({ sleep, log, maxWaitSeconds: BULK_MAX_WAIT_SECONDS }));
+  bulk.config.use(
+    throttle({
+      perSecond: config.TELEGRAM_BULK_PER_SECOND,
+      perGroupPerMinute: 20,
+      now: () => clock.now().getTime(),
+      sleep,
+    }),
+  );
+  deps.console.setMembership(membershipCheck(bulk, log));
+  deps.console.setJoinUrl(joinUrlFor(botInfo.username));
+
+  const posts = createChannelPostJobs({
+    api: bulk,
+    giveaways: deps.console,
+    posts: createChannelPostRepository(store.db),
     botUsers,
     jobs: deps.jobs,
-    clock: deps.clock,
+    botUsername: botInfo.username,
+    publicBaseUrl: config.publicBaseUrl,
+    perSecond: config.TELEGRAM_BULK_PER_SECOND,
+    clock,
     log,
   });
+  // Winners are told through the jobs table: each draw enqueues the promise in its transaction.
+  const notices = createWinnerNoticeJobs({
+    api: bulk,
+    botUsers,
+    jobs: deps.jobs,
+    resultsPost: posts.resultsPost,
+    clock,
+    log,
+  });
+  const jobHandlers = { ...notices, ...posts.handlers };
 
   const webhookUrl = config.TELEGRAM_WEBHOOK_URL;
   const secret = webhookUrl ? webhookSecret(config) : undefined;
@@ -109,6 +162,10 @@ export function createTelegram(botInfo: UserFromGetMe, deps: TelegramDeps) {
     async registerRoutes(app: FastifyInstance): Promise<void> {
       if (!webhookUrl || !secret) return;
       await app.register(telegramWebhookRoutes, { path: new URL(webhookUrl).pathname, secret, bot, log });
+    },
+    /** Where handlers that promised background work wake the job runner. */
+    setWake(fn: () => void): void {
+      wake = fn;
     },
     start: () => runtime.start(),
     /** Stops taking updates (polling); webhook updates end with the HTTP server. */

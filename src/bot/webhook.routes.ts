@@ -1,15 +1,16 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import type { Bot, Context } from 'grammy';
+import type { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
 import { AppError } from '../errors.ts';
 import type { BotLogger } from './bot-logger.ts';
+import type { BotContext } from './context.ts';
 
 export interface WebhookRouteOptions {
   /** The path of TELEGRAM_WEBHOOK_URL, as the proxy in front of Tyche forwards it. */
   path: string;
   secret: string;
-  bot: Pick<Bot<Context>, 'handleUpdate'>;
+  bot: Pick<Bot<BotContext>, 'handleUpdate'>;
   log: BotLogger;
 }
 

@@ -1,6 +1,15 @@
-import type { NewJob } from '../jobs/job.repository.ts';
+import type { Kysely } from 'kysely';
+import type { JobRepository } from '../jobs/job.repository.ts';
 import type { Seal } from '../proof/v2-types.ts';
+import type { Database } from '../store/schema.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
+import {
+  channelPostJob,
+  hasChannelPost,
+  SEALED_JOB,
+  type SealedJobPayload,
+  WINNERS_JOB,
+} from './bot-jobs.ts';
 import type { GiveawayRow } from './giveaway.repository.ts';
 import { type AnyCertificate, giveawayOf } from './giveaway.views.ts';
 import type { DrawnEvent } from './giveaway-draw.ts';
@@ -12,18 +21,21 @@ import type { ParticipantRow } from './participant.repository.ts';
  * depends on the running bot), plus what the event adds: the entrant for `participant.joined`,
  * `certificate_id` and `verify_url` (already part of a drawn giveaway) for `giveaway.drawn`.
  */
-/**
- * The promise to tell a draw's winners (the Telegram bot keeps it): one job per draw, in the
- * draw's transaction, so a crash between the draw and the messages loses none of them.
- */
-export const WINNERS_JOB = 'winners.notify';
+export { WINNERS_JOB } from './bot-jobs.ts';
+/** The promise to tell a draw's winners, kept by the bot: one job per draw. */
 export type WinnersJobPayload = DrawnEvent;
+
+/** When the bot runs: the transaction's handle and jobs, for the promises made to it. */
+export interface BotPromises {
+  handle: Kysely<Database>;
+  jobs: Pick<JobRepository, 'enqueue'>;
+}
 
 export function createGiveawayEvents(
   outbox: Outbox,
   publicBaseUrl: string,
-  /** Given when winners are told (the bot runs): where their job is enqueued. */
-  winners?: { enqueue(job: NewJob): Promise<void> },
+  /** Given when the bot runs: each change also enqueues what the bot must say about it. */
+  bot?: BotPromises,
 ) {
   const view = (
     row: GiveawayRow,
@@ -32,8 +44,12 @@ export function createGiveawayEvents(
 
   return {
     /** One event per new entrant, in entry order; `row` is the giveaway after the addition. */
-    joined(row: GiveawayRow, entrants: readonly ParticipantRow[]) {
+    async joined(row: GiveawayRow, entrants: readonly ParticipantRow[]) {
       const giveaway = view(row, {});
+      if (bot && entrants.length > 0 && (await hasChannelPost(bot.handle, row.id))) {
+        const at = Number(entrants[0].joined_at);
+        await bot.jobs.enqueue(channelPostJob(row.public_id, { giveawayId: row.id, kind: 'count' }, at));
+      }
       return outbox.record(
         entrants.map((e) => ({
           accountId: row.account_id,
@@ -54,7 +70,17 @@ export function createGiveawayEvents(
       );
     },
 
-    sealed(row: GiveawayRow, seal: Seal, sealLogIndex: number | null, at: number) {
+    async sealed(row: GiveawayRow, seal: Seal, sealLogIndex: number | null, at: number) {
+      if (bot) {
+        const payload: SealedJobPayload = { giveawayId: row.id };
+        await bot.jobs.enqueue({
+          kind: SEALED_JOB,
+          key: `sealed:${row.public_id}`,
+          runAt: at,
+          payload,
+          createdAt: at,
+        });
+      }
       return outbox.record([
         {
           accountId: row.account_id,
@@ -74,7 +100,7 @@ export function createGiveawayEvents(
       sealLogIndex?: number | null,
     ) {
       const giveaway = view(row, { certificate, seal, sealLogIndex });
-      if (winners) {
+      if (bot) {
         const payload: WinnersJobPayload = {
           publicId: row.public_id,
           title: row.title,
@@ -86,7 +112,7 @@ export function createGiveawayEvents(
             position: w.position,
           })),
         };
-        await winners.enqueue({
+        await bot.jobs.enqueue({
           kind: WINNERS_JOB,
           key: `winners:${certificate.certificate_id}`,
           runAt: at,

@@ -2,6 +2,8 @@ import { AppError } from '../errors.ts';
 import type { DrawMode } from './giveaway.repository.ts';
 
 export const TITLE_MAX = 200;
+export const WINNERS_MAX = 1000;
+export const DESCRIPTION_MAX = 4000;
 export const ENDS_AT_MIN_AHEAD_MS = 60_000;
 export const ENDS_AT_MAX_AHEAD_MS = 366 * 86_400_000;
 // RFC 3339 with its zone: a time without one would mean a different instant on every server.
@@ -38,7 +40,7 @@ export function checkTitle(raw: string): string {
   return title;
 }
 
-function checkEndsAt(raw: string, now: number): number {
+export function checkEndsAt(raw: string, now: number): number {
   const at = RFC3339.test(raw) ? Date.parse(raw) : Number.NaN;
   if (Number.isNaN(at))
     throw invalid('ends_at', 'must be an RFC 3339 time with a zone, e.g. 2026-12-01T18:00:00Z');
@@ -55,6 +57,16 @@ export function checkNewGiveaway(input: NewGiveawayInput, now: number): CheckedG
       'ends_at',
       'applies to verifiable giveaways only: an instant giveaway is drawn when you call draw',
     );
+  }
+  if (
+    !Number.isInteger(input.winners_count) ||
+    input.winners_count < 1 ||
+    input.winners_count > WINNERS_MAX
+  ) {
+    throw invalid('winners_count', `must be an integer from 1 to ${WINNERS_MAX}`);
+  }
+  if (input.description !== undefined && [...input.description].length > DESCRIPTION_MAX) {
+    throw invalid('description', `must be at most ${DESCRIPTION_MAX} characters`);
   }
   return {
     title: checkTitle(input.title),

@@ -82,12 +82,16 @@ export function createSealer(deps: Deps) {
     const key = await signer.current();
     const owner = await deps.owners.ownerPseudonym(row.account_id, newOwnerPseudonym());
 
-    return uow.run(async ({ giveaways, participants, seals, jobs, log, events }) => {
+    return uow.run(async ({ giveaways, participants, seals, jobs, log, events, conditions }) => {
       const sealedAt = clock.now().getTime();
       if (!(await giveaways.seal(row.id, sealedAt))) throw notActive(await giveaways.findById(row.id));
+      // Entrants the pre-seal check found gone from a required channel leave the list here,
+      // under the lock every join takes, so the sealed count and root are of those kept.
+      const excluded = await conditions.excludeFailed(row.id, sealedAt);
       const tree = buildEntrantTree(await participants.leafHashesInOrder(row.id));
       if (tree.count === 0)
         throw new AppError('no_participants', 'A giveaway without entrants cannot be sealed');
+      if (excluded > 0) await giveaways.setParticipantsCount(row.id, tree.count);
       const round = committedRound({
         afterRound: after.round,
         sealedAtMs: sealedAt,

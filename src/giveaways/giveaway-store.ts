@@ -5,6 +5,8 @@ import { createOperationRepository } from '../randomness/operation.repository.ts
 import type { Database } from '../store/schema.ts';
 import { createUnitOfWork, type UnitOfWork } from '../store/unit-of-work.ts';
 import { createOutbox } from '../webhooks/outbox.ts';
+import { createChannelPostRepository } from './channel-post.repository.ts';
+import { createConditionRepository } from './condition.repository.ts';
 import { createGiveawayRepository } from './giveaway.repository.ts';
 import { createGiveawayEvents } from './giveaway-events.ts';
 import { createParticipantRepository } from './participant.repository.ts';
@@ -27,7 +29,8 @@ export function giveawayRepositories(
   handle: Kysely<Database>,
   transparency: LogService,
   publicBaseUrl: string,
-  notifyWinners = false,
+  /** Whether the Telegram bot runs: then changes also enqueue what it must say about them. */
+  botRuns = false,
 ) {
   const log: LogAppend = (kind, id, signed, at) => transparency.appendSigned(handle, kind, id, signed, at);
   const jobs = createJobRepository(handle);
@@ -38,7 +41,9 @@ export function giveawayRepositories(
     seals: createSealRepository(handle),
     jobs,
     operations: createOperationRepository(handle),
-    events: createGiveawayEvents(createOutbox(handle), publicBaseUrl, notifyWinners ? jobs : undefined),
+    conditions: createConditionRepository(handle),
+    channelPosts: createChannelPostRepository(handle),
+    events: createGiveawayEvents(createOutbox(handle), publicBaseUrl, botRuns ? { handle, jobs } : undefined),
   };
 }
 
@@ -49,6 +54,6 @@ export const giveawayUnitOfWork = (
   db: Kysely<Database>,
   transparency: LogService,
   publicBaseUrl: string,
-  notifyWinners = false,
+  botRuns = false,
 ): GiveawayUnitOfWork =>
-  createUnitOfWork(db, (handle) => giveawayRepositories(handle, transparency, publicBaseUrl, notifyWinners));
+  createUnitOfWork(db, (handle) => giveawayRepositories(handle, transparency, publicBaseUrl, botRuns));

@@ -5,11 +5,15 @@ import type { LogService } from '../log/log.service.ts';
 import type { Seal } from '../proof/v2-types.ts';
 import type { OperationContext, RandomService } from '../randomness/random.service.ts';
 import type { Database } from '../store/schema.ts';
+import { channelPostJob } from './bot-jobs.ts';
+import type { ChannelCondition } from './condition.repository.ts';
+import { createConditionChecks, type MembershipCheck } from './condition-check.ts';
 import { participantCsvLines } from './csv-lines.ts';
 import type { DrandRounds } from './drand-rounds.ts';
+import { type Entry, entriesOf } from './entrant-entries.ts';
 import { createEntrantReceipts } from './entrant-receipts.ts';
 import type { GiveawayRow } from './giveaway.repository.ts';
-import { type AnyCertificate, type Giveaway, giveawayOf } from './giveaway.views.ts';
+import { type AnyCertificate, type Giveaway, giveawayOf, verifyUrlOf } from './giveaway.views.ts';
 import { type ListPage, type ListQuery, listPage } from './giveaway-cursor.ts';
 import { createDrawer, type DrawnEvent } from './giveaway-draw.ts';
 import { createSealedDrawer } from './giveaway-draw-v2.ts';
@@ -51,8 +55,11 @@ interface Deps {
   transparency: LogService;
   /** Set when the Telegram bot runs: its `https://t.me/<bot>?start=g_<public_id>` link. */
   joinUrl?: JoinUrl | undefined;
-  /** Whether each draw promises its winners a message (the bot runs): a job in the draw's transaction. */
-  notifyWinners?: boolean;
+  /**
+   * Whether the Telegram bot runs: then each change also enqueues, in its transaction, what the
+   * bot must say about it (winner notices, receipts, channel posts).
+   */
+  botRuns?: boolean;
   /** Where a failing onDrawn listener is reported; it never reaches the draw. */
   reportError?: (error: unknown) => void;
 }
@@ -64,6 +71,32 @@ export interface JoinResult {
   /** The entrant's receipt page (CONTRACT §7.8), with their id and salt in the fragment. */
   receiptUrl: string | undefined;
 }
+
+/** A join refused because the user is not in a channel the giveaway requires; nothing was stored. */
+export class ConditionNotMet extends Error {
+  override name = 'ConditionNotMet';
+  readonly channel: ChannelCondition;
+  readonly giveaway: { public_id: string; title: string };
+  constructor(channel: ChannelCondition, giveaway: { public_id: string; title: string }) {
+    super(`not a member of ${channel.label}`);
+    this.channel = channel;
+    this.giveaway = giveaway;
+  }
+}
+
+/** What a giveaway created from the bot carries beyond the API's fields (CONTRACT §11). */
+export interface BotGiveawayOptions {
+  conditions: ChannelCondition[];
+  joinChallenge: boolean;
+  /** The channel the giveaway's post (with its Join button) goes to, and the post's language. */
+  post: { chatId: number; language: string };
+}
+
+/** What `/draw` did: sealed now, sealing after the channel checks, or already past that. */
+export type CloseOutcome =
+  | { kind: 'sealed'; title: string; count: number; round: number; roundAt: number }
+  | { kind: 'checking'; title: string }
+  | { kind: 'drawn'; title: string; verifyUrl: string };
 
 const notFound = () => new AppError('not_found', 'No giveaway has this id');
 const completed = () =>
@@ -82,12 +115,13 @@ function closed(status: string | undefined): AppError {
 export function createGiveawayService(deps: Deps) {
   const { db, clock } = deps;
   const { transparency } = deps;
-  const notifyWinners = deps.notifyWinners ?? false;
-  const repos = giveawayRepositories(db, transparency, deps.publicBaseUrl, notifyWinners);
-  const { giveaways, participants, seals, operations } = repos;
-  const uow = giveawayUnitOfWork(db, transparency, deps.publicBaseUrl, notifyWinners);
+  const botRuns = deps.botRuns ?? false;
+  const repos = giveawayRepositories(db, transparency, deps.publicBaseUrl, botRuns);
+  const { giveaways, participants, seals, operations, conditions } = repos;
+  const uow = giveawayUnitOfWork(db, transparency, deps.publicBaseUrl, botRuns);
   const eventsIn = (trx: Kysely<Database>) =>
-    giveawayRepositories(trx, transparency, deps.publicBaseUrl, notifyWinners).events;
+    giveawayRepositories(trx, transparency, deps.publicBaseUrl, botRuns).events;
+  const checks = createConditionChecks({ conditions, clock, log: deps.log ?? { warn: () => {} } });
   const logViews = createLogViews({ giveaways, transparency });
   const draw = createDrawer({
     ...deps,
@@ -112,6 +146,7 @@ export function createGiveawayService(deps: Deps) {
     giveaways,
     seals,
     seal: sealer,
+    beforeSeal: (row) => checks.recheck(row.id, row.public_id),
     drawer,
     drand: deps.drand,
     clock,
@@ -176,6 +211,29 @@ export function createGiveawayService(deps: Deps) {
     return added;
   }
 
+  /**
+   * A giveaway with channel conditions is sealed only after every entrant was checked again:
+   * the seal job does that pass, so a call that would seal now starts it and is told to retry.
+   */
+  async function refuseWhileChecking(row: GiveawayRow): Promise<void> {
+    if (row.draw_mode !== 'verifiable' || !(await checks.pending(row.id))) return;
+    await sealSoon(row);
+    throw new AppError(
+      'checks_in_progress',
+      'Entrants are being checked against the channels this giveaway requires; the seal follows by itself',
+      { headers: { 'retry-after': '10' } },
+    );
+  }
+
+  /** Makes the seal job due now (enqueued if the giveaway had no ends_at). */
+  async function sealSoon(row: GiveawayRow): Promise<void> {
+    const now = clock.now().getTime();
+    const payload: SealJobPayload = { giveawayId: row.id };
+    if (!(await repos.jobs.reschedule(sealJobKey(row.public_id), now))) {
+      await repos.jobs.enqueue({ kind: SEAL_JOB, key: sealJobKey(row.public_id), runAt: now, payload });
+    }
+  }
+
   function notify(event: DrawnEvent) {
     const report = deps.reportError ?? (() => {});
     for (const listener of listeners) {
@@ -193,7 +251,7 @@ export function createGiveawayService(deps: Deps) {
   return {
     list: (accountId: string, query: ListQuery): Promise<ListPage> => listPage(giveaways, accountId, query),
 
-    async create(accountId: string, input: NewGiveawayInput): Promise<Giveaway> {
+    async create(accountId: string, input: NewGiveawayInput, bot?: BotGiveawayOptions): Promise<Giveaway> {
       const now = clock.now().getTime();
       const checked = checkNewGiveaway(input, now);
       const row = await uow.run(async (trx) => {
@@ -211,7 +269,16 @@ export function createGiveawayService(deps: Deps) {
           drawn_at: null,
           certificate_id: null,
           sealed_at: null,
+          join_challenge: bot?.joinChallenge ? 1 : 0,
         });
+        if (bot) {
+          // The giveaway, its conditions and the promise of its channel post commit together.
+          await trx.conditions.insert(inserted.id, bot.conditions);
+          await trx.channelPosts.insert(inserted.id, bot.post.chatId, bot.post.language, now);
+          await trx.jobs.enqueue(
+            channelPostJob(inserted.public_id, { giveawayId: inserted.id, kind: 'giveaway' }, now),
+          );
+        }
         // The seal at ends_at is a promise kept by the jobs table, committed with the giveaway.
         if (checked.endsAt !== null) {
           const payload: SealJobPayload = { giveawayId: inserted.id };
@@ -227,6 +294,13 @@ export function createGiveawayService(deps: Deps) {
       return full(row);
     },
 
+    /** What a join through the bot asks first: whether the giveaway is open and wants a challenge. */
+    async gate(publicId: string) {
+      const row = await find(publicId);
+      if (row.status !== 'active') throw closed(row.status);
+      return { title: row.title, challenge: Number(row.join_challenge) === 1 };
+    },
+
     async get(accountId: string, publicId: string): Promise<Giveaway> {
       return full(await owned(accountId, publicId));
     },
@@ -240,7 +314,11 @@ export function createGiveawayService(deps: Deps) {
       };
     },
 
-    /** The bot's join: stored (and committed) before this resolves, so a failed reply loses nothing. */
+    /**
+     * The bot's join: stored (and committed) before this resolves, so a failed reply loses
+     * nothing. A giveaway's channel conditions are checked first; a join that does not meet
+     * them stores nothing and throws ConditionNotMet.
+     */
     async join(publicId: string, participant: ParticipantInput): Promise<JoinResult> {
       const id = participant.telegram_id;
       if (!Number.isSafeInteger(id) || id < 1) {
@@ -249,6 +327,9 @@ export function createGiveawayService(deps: Deps) {
         });
       }
       const row = await find(publicId);
+      if (row.status !== 'active') throw closed(row.status);
+      const unmet = await checks.unmetAtJoin(row.id, id);
+      if (unmet) throw new ConditionNotMet(unmet, { public_id: row.public_id, title: row.title });
       const added = await enter(row, [participant]);
       const entrant = await participants.entrantById(row.id, id);
       return {
@@ -263,6 +344,7 @@ export function createGiveawayService(deps: Deps) {
 
     async draw(ctx: OperationContext, publicId: string): Promise<DrawOutcome> {
       const row = await owned(ctx.accountId, publicId);
+      if (row.status === 'active') await refuseWhileChecking(row);
       if (row.draw_mode !== 'verifiable') {
         const { response, event } = await draw(ctx, row);
         notify(event);
@@ -282,6 +364,7 @@ export function createGiveawayService(deps: Deps) {
     /** Closes entries now and commits to a future drand round, without waiting for it. */
     async seal(ctx: OperationContext, publicId: string): Promise<Giveaway> {
       const row = await owned(ctx.accountId, publicId);
+      if (row.status === 'active') await refuseWhileChecking(row);
       await sealer(row, ctx);
       return full((await giveaways.findById(row.id))!);
     },
@@ -298,12 +381,97 @@ export function createGiveawayService(deps: Deps) {
       return receipts.receipt(await owned(accountId, publicId), telegramId);
     },
 
+    /**
+     * The bot's `/draw`: seals the owner's giveaway now (the draw follows at its committed round,
+     * by the draw job), or, when channel conditions must be checked first, makes the seal job
+     * due now. An instant giveaway is drawn at once.
+     */
+    async closeNow(ctx: OperationContext, publicId: string): Promise<CloseOutcome> {
+      const row = await owned(ctx.accountId, publicId);
+      const title = row.title;
+      if (row.status === 'completed' && row.certificate_id) {
+        return { kind: 'drawn', title, verifyUrl: verifyUrlOf(deps.publicBaseUrl, row.certificate_id) };
+      }
+      if (row.draw_mode !== 'verifiable') {
+        const { response, event } = await draw(ctx, row);
+        notify(event);
+        return { kind: 'drawn', title, verifyUrl: verifyUrlOf(deps.publicBaseUrl, response.certificate_id) };
+      }
+      if (row.status === 'active' && Number(row.participants_count) === 0) {
+        throw new AppError('no_participants', 'A giveaway without entrants cannot be sealed');
+      }
+      if (row.status === 'active' && (await checks.pending(row.id))) {
+        await sealSoon(row);
+        return { kind: 'checking', title };
+      }
+      const seal =
+        row.status === 'active'
+          ? await sealer(row, ctx).catch(async (error) => {
+              if (error instanceof AppError && error.code === 'giveaway_sealed') return seals.find(row.id);
+              throw error;
+            })
+          : await seals.find(row.id);
+      if (!seal) throw new AppError('not_found', 'The seal of this giveaway is missing');
+      return {
+        kind: 'sealed',
+        title,
+        count: Number(seal.entrants_count),
+        round: Number(seal.round),
+        roundAt: Number(seal.round_at),
+      };
+    },
+
+    /** A Telegram user's latest entries (the bot's `/my`), with receipt links. */
+    async entriesOf(telegramId: number, limit: number): Promise<(Entry & { receipt_url: string | null })[]> {
+      const entries = await entriesOf(db, telegramId, limit);
+      return entries.map((e) => ({
+        ...e,
+        receipt_url: e.salt ? `${deps.publicBaseUrl}/g/${e.public_id}/receipt#${telegramId}.${e.salt}` : null,
+      }));
+    },
+
+    /** What an entrant's receipt message says after the seal; undefined when not in the sealed list. */
+    async sealedEntry(giveawayId: number, telegramId: number) {
+      const row = await giveaways.findById(giveawayId);
+      const seal = row ? await seals.find(giveawayId) : undefined;
+      const entrant = seal ? await participants.entrantById(giveawayId, telegramId) : undefined;
+      if (!row || !seal || !entrant) return undefined;
+      const proof = await receipts.proofOf(row, entrant.leaf_hash);
+      if (!proof || proof === 'not_sealed') return undefined;
+      return {
+        title: row.title,
+        publicId: row.public_id,
+        index: proof.index,
+        count: proof.count,
+        round: Number(seal.round),
+        roundAt: Number(seal.round_at),
+        receiptUrl: `${deps.publicBaseUrl}/g/${row.public_id}/receipt#${telegramId}.${entrant.salt}`,
+      };
+    },
+
+    /** A giveaway by its row id or public id, with its seal when sealed: for the bot's background work. */
+    async byId(id: number | string) {
+      const row = typeof id === 'number' ? await giveaways.findById(id) : await giveaways.findByPublicId(id);
+      if (!row) return undefined;
+      const seal = row.status === 'active' ? undefined : await seals.find(row.id);
+      return { row, seal, excluded: await conditions.excludedCounts(row.id) };
+    },
+
+    /** Set by the bot when it runs: how channel memberships are checked (getChatMember). */
+    setMembership(check: MembershipCheck | undefined): void {
+      checks.setMembership(check);
+    },
+
+    /** The channels a giveaway requires, in the order the owner gave them. */
+    conditionsOf: (giveawayId: number) => conditions.of(giveawayId),
+
     /** The public, keyless side: /g pages, proofs and tickets. */
     public: createPublicGiveaways({
       findByPublicId: async (publicId) =>
         isPublicId(publicId) ? giveaways.findByPublicId(publicId) : undefined,
       sealOf,
       receipts,
+      conditions,
       logIndexOf: (kind, id) => transparency.indexOf(kind, id),
       publicBaseUrl: deps.publicBaseUrl,
       drand: { chain_hash: deps.drand.chain.hash, relay: deps.drandRelay },

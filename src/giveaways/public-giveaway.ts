@@ -1,4 +1,5 @@
 import type { InclusionProof, Seal, Ticket } from '../proof/v2-types.ts';
+import type { ConditionRepository, ExcludedCount } from './condition.repository.ts';
 import { type EntrantReceipts, receiptUrlOf } from './entrant-receipts.ts';
 import type { GiveawayRow, GiveawayStatus } from './giveaway.repository.ts';
 import { verifyUrlOf } from './giveaway.views.ts';
@@ -25,6 +26,10 @@ export interface PublicGiveaway {
   verify_url: string | null;
   receipt_url: string;
   drand: { chain_hash: string; relay: string };
+  /** Channels an entrant must be a member of, checked at join and again before the seal. */
+  conditions: { channel: string }[];
+  /** Entrants taken out of the list at the seal, per reason (CONTRACT §11). */
+  excluded: ExcludedCount[];
 }
 
 export interface PublicGiveawayLookup {
@@ -43,6 +48,8 @@ export function publicGiveawayOf(
     drand: { chain_hash: string; relay: string };
     logIndex?: number | null;
     certificateLogIndex?: number | null;
+    conditions?: { channel: string }[];
+    excluded?: ExcludedCount[];
   },
 ): PublicGiveaway {
   const verifiable = row.draw_mode === 'verifiable';
@@ -65,6 +72,8 @@ export function publicGiveawayOf(
     verify_url: row.certificate_id === null ? null : verifyUrlOf(extra.publicBaseUrl, row.certificate_id),
     receipt_url: receiptUrlOf(extra.publicBaseUrl, row.public_id),
     drand: extra.drand,
+    conditions: extra.conditions ?? [],
+    excluded: extra.excluded ?? [],
   };
 }
 
@@ -73,6 +82,7 @@ export function createPublicGiveaways(deps: {
   findByPublicId(publicId: string): Promise<GiveawayRow | undefined>;
   sealOf(row: GiveawayRow): Promise<Seal | undefined>;
   receipts: Pick<EntrantReceipts, 'proofOf' | 'ticketByLeaf'>;
+  conditions: Pick<ConditionRepository, 'of' | 'excludedCounts'>;
   /** The first log entry about a seal or certificate, or null. */
   logIndexOf(kind: 'seal' | 'certificate', id: string): Promise<number | null>;
   publicBaseUrl: string;
@@ -91,6 +101,8 @@ export function createPublicGiveaways(deps: {
         certificateLogIndex: row.certificate_id
           ? await deps.logIndexOf('certificate', row.certificate_id)
           : null,
+        conditions: (await deps.conditions.of(row.id)).map((c) => ({ channel: c.label })),
+        excluded: await deps.conditions.excludedCounts(row.id),
       });
     },
     async proof(publicId, leafHash) {

@@ -13,6 +13,11 @@ interface Deps {
   giveaways: GiveawayRepository;
   seals: SealRepository;
   seal: Sealer;
+  /**
+   * Work the seal job does first, in runs it may yield between (`more`): the re-check of
+   * channel conditions, whose progress is stored, so the job resumes it after a restart.
+   */
+  beforeSeal?: (row: GiveawayRow) => Promise<'done' | 'more'>;
   drawer: SealedDrawer;
   drand: DrandRounds;
   clock: Clock;
@@ -122,6 +127,9 @@ export function createVerifiableDraws(deps: Deps) {
           'ends_at passed with no entrants: nothing to seal, entries stay open',
         );
         return { done: true };
+      }
+      if ((await deps.beforeSeal?.(row)) === 'more') {
+        return { retryAt: clock.now().getTime() + 1, reason: 'channel checks continue' };
       }
       try {
         await deps.seal(row, automaticContext(row));

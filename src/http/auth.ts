@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasBusinessAccess } from '../accounts/account.repository.ts';
 import type { AccountService, Principal } from '../accounts/account.service.ts';
 import {
   type Meter,
@@ -45,7 +46,7 @@ export function protectRoutes(
     request.principal = principal;
     touch(principal.keyId);
     if (request.routeOptions.config.anyPlan) return;
-    if (principal.plan !== 'business') {
+    if (!hasBusinessAccess(principal.plan)) {
       throw new AppError(
         'plan_not_supported',
         `This endpoint needs the Business plan; the key's account is on ${principal.plan}`,

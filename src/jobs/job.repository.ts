@@ -75,6 +75,28 @@ export function createJobRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Records many promises at once (one statement per 500), each as `enqueue` would. */
+    async enqueueMany(list: readonly NewJob[], trx?: Kysely<Database>): Promise<void> {
+      for (let i = 0; i < list.length; i += 500) {
+        await (trx ?? db)
+          .insertInto('jobs')
+          .values(
+            list.slice(i, i + 500).map((job) => ({
+              kind: job.kind,
+              key: job.key,
+              payload: JSON.stringify(job.payload ?? null),
+              run_at: job.runAt,
+              created_at: job.createdAt ?? Date.now(),
+              locked_until: null,
+              last_error: null,
+              done_at: null,
+            })),
+          )
+          .onConflict((oc) => oc.column('key').doNothing())
+          .execute();
+      }
+    },
+
     /**
      * Takes up to `limit` due jobs that nobody holds, in one statement: each is leased until
      * `now + leaseMs` and its attempt counted before any other claimer can see it. A claimer

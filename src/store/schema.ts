@@ -28,6 +28,12 @@ export interface Database {
   webhook_messages: WebhookMessagesTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  bot_conversations: BotConversationsTable;
+  giveaway_conditions: GiveawayConditionsTable;
+  condition_checks: ConditionChecksTable;
+  condition_failures: ConditionFailuresTable;
+  excluded_entrants: ExcludedEntrantsTable;
+  channel_posts: ChannelPostsTable;
   idempotency_keys: IdempotencyKeysTable;
 }
 
@@ -78,6 +84,10 @@ export interface BotUsersTable {
   first_name: string | null;
   started_at: number;
   last_seen_at: number;
+  /** Chosen with /language; null: from Telegram's language_code. */
+  language: string | null;
+  /** Telegram's language_code at the user's last message. */
+  language_code: string | null;
 }
 
 export interface GiveawaysTable {
@@ -96,6 +106,8 @@ export interface GiveawaysTable {
   ends_at: number | null;
   reserve_count: Generated<number>;
   sealed_at: number | null;
+  /** 1 when a join through the bot first asks a button challenge. */
+  join_challenge: Generated<number>;
 }
 
 export interface ParticipantsTable {
@@ -273,4 +285,55 @@ export interface IdempotencyKeysTable {
   response: string | null;
   created_at: number;
   expires_at: number;
+}
+
+export interface BotConversationsTable {
+  telegram_id: number;
+  kind: string;
+  step: string;
+  /** JSON of the answers so far. */
+  data: string;
+  updated_at: number;
+}
+
+export interface GiveawayConditionsTable {
+  giveaway_id: number;
+  position: number;
+  chat_id: number;
+  label: string;
+  invite_url: string | null;
+}
+
+export interface ConditionChecksTable {
+  giveaway_id: number;
+  after_entry: number;
+  started_at: number;
+  finished_at: number | null;
+}
+
+export interface ConditionFailuresTable {
+  giveaway_id: number;
+  telegram_id: number;
+  reason: string;
+  checked_at: number;
+}
+
+export interface ExcludedEntrantsTable {
+  giveaway_id: number;
+  telegram_id: number;
+  entry_number: number;
+  username: string | null;
+  first_name: string | null;
+  joined_at: number;
+  reason: string;
+  excluded_at: number;
+}
+
+export interface ChannelPostsTable {
+  giveaway_id: number;
+  chat_id: number;
+  message_id: number | null;
+  language: string;
+  count_shown: Generated<number>;
+  created_at: number;
 }

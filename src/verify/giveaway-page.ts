@@ -38,7 +38,22 @@ function entriesSection(g: PublicGiveaway): Html {
 <dt>Created (UTC)</dt><dd>${time(g.created_at)}</dd>
 <dt>Entries close (UTC)</dt><dd>${closes}</dd>
 <dt>Draw</dt><dd>${mode}</dd>
-</dl></section>`;
+${conditionRows(g)}</dl></section>`;
+}
+
+const EXCLUSION_TEXT: Record<string, string> = {
+  left_required_channel: 'had left a required channel when the list was sealed',
+};
+
+/** Channel conditions, and how many entrants the seal left out for not meeting them, and why. */
+function conditionRows(g: PublicGiveaway): Html | string {
+  if (g.conditions.length === 0 && g.excluded.length === 0) return '';
+  const channels = g.conditions.map((c) => c.channel).join(', ');
+  const excluded = g.excluded.map(
+    (e) => html`<li data-excluded="${e.reason}">${e.count} ${EXCLUSION_TEXT[e.reason] ?? e.reason}</li>`,
+  );
+  return html`<dt>Entrants must be members of</dt><dd data-conditions>${channels}: checked at joining and again before the seal</dd>
+${g.excluded.length > 0 ? html`<dt>Excluded at the seal</dt><dd><ul>${excluded}</ul></dd>` : ''}`;
 }
 
 function sealSection(g: PublicGiveaway, seal: Seal): Html {

@@ -7,8 +7,9 @@ import { type ConfigInput, createConfig } from '../../src/config.ts';
 import { createJobRunner } from '../../src/jobs/job-runner.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { Store } from '../../src/store/store.ts';
-import { createFakeClock } from '../helpers/fake-clock.ts';
+import { createFakeClock, type FakeClock } from '../helpers/fake-clock.ts';
 import { type FakeTelegram, startFakeTelegram, type TelegramCall } from '../helpers/fake-telegram.ts';
+import { type FakeDrand, startFakeDrand } from '../helpers/fake-upstreams.ts';
 import { storeTargets } from '../helpers/stores.ts';
 import { createMemoryGiveaways } from './memory-giveaways.ts';
 import { buttonPress, textMessage } from './telegram-updates.ts';
@@ -81,7 +82,13 @@ export interface BotHarness<G extends BotGiveaways> {
   giveaways: G;
   log: RecordingLogger;
   sleep: ReturnType<typeof instantSleep>;
-  telegram: Telegram;
+  readonly telegram: Telegram;
+  drand: FakeDrand | undefined;
+  clock: FakeClock;
+  /** Stops the bot and starts a new one on the same store, as a process restart would. */
+  restartBot(): Promise<void>;
+  /** Moves the clock to `round`'s time (plus a little), so the fake chain has published it. */
+  reachRound(round: number): void;
   /** Runs the bot's background work due now (winner notices) until none is left. */
   runJobs(): Promise<number>;
   /** Moves the clock the jobs run on (a 429's retry_after, a backoff). */
@@ -102,9 +109,13 @@ export async function startBotHarness<G extends BotGiveaways = ReturnType<typeof
     dialect?: 'sqlite' | 'postgres';
     config?: ConfigInput;
     makeGiveaways?: (services: Services, store: Store) => G;
+    /** A fake drand chain on the harness's clock, for seals and draws (two rounds of delay). */
+    drand?: boolean;
   } = {},
 ): Promise<BotHarness<G>> {
   const fake = await startFakeTelegram();
+  const clock = createFakeClock(Date.now());
+  const drand = options.drand ? await startFakeDrand({ clock }) : undefined;
   const target = (await storeTargets()).find((t) => t.dialect === (options.dialect ?? 'sqlite'))!;
   const opened = await target.open();
   const config = createConfig({
@@ -113,27 +124,38 @@ export async function startBotHarness<G extends BotGiveaways = ReturnType<typeof
     PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
     TELEGRAM_BOT_TOKEN: fake.token,
     TELEGRAM_API_ROOT: fake.url,
+    ...(drand
+      ? { DRAND_URL: drand.url, DRAND_CHAIN: JSON.stringify(drand.info), TYCHE_SEAL_DELAY_ROUNDS: '2' }
+      : {}),
     ...options.config,
   });
-  const clock = createFakeClock(Date.now());
   const services = createServices(config, opened.store, { clock });
   const giveaways = options.makeGiveaways
     ? options.makeGiveaways(services, opened.store)
     : (createMemoryGiveaways(services.jobs) as unknown as G);
   const log = recordingLogger();
   const sleep = instantSleep();
-  const telegram = createTelegram(await fetchBotInfo(config), {
-    config,
-    store: opened.store,
-    accounts: services.accounts,
-    giveaways,
-    jobs: services.jobs,
-    clock: services.clock,
-    log,
-    retryMs: 20,
-  });
+  const botInfo = await fetchBotInfo(config);
+  const makeTelegram = () =>
+    createTelegram(botInfo, {
+      config,
+      store: opened.store,
+      accounts: services.accounts,
+      giveaways,
+      console: services.giveaways,
+      jobs: services.jobs,
+      clock: services.clock,
+      log,
+      retryMs: 20,
+      sleep,
+    });
+  let telegram = makeTelegram();
   telegram.start();
-  const runner = createJobRunner({ jobs: services.jobs, clock, handlers: telegram.jobHandlers });
+  const runner = createJobRunner({
+    jobs: services.jobs,
+    clock,
+    handlers: { ...services.jobHandlers, ...telegram.jobHandlers },
+  });
 
   return {
     fake,
@@ -142,7 +164,22 @@ export async function startBotHarness<G extends BotGiveaways = ReturnType<typeof
     giveaways,
     log,
     sleep,
-    telegram,
+    get telegram() {
+      return telegram;
+    },
+    drand,
+    clock,
+    async restartBot() {
+      await telegram.stop();
+      telegram = makeTelegram();
+      telegram.start();
+    },
+    reachRound(round: number) {
+      if (!drand) throw new Error('the harness has no drand chain');
+      const at = (drand.genesis + (round - 1) * drand.period) * 1000;
+      const now = clock.now().getTime();
+      if (at + 1 > now) clock.advance(at + 1 - now);
+    },
     async runJobs() {
       let ran = 0;
       for (let n = await runner.runDue(); n > 0; n = await runner.runDue()) ran += n;
@@ -169,6 +206,7 @@ export async function startBotHarness<G extends BotGiveaways = ReturnType<typeof
       await telegram.stop();
       await runner.stop();
       await fake.close();
+      await drand?.close();
       await opened.cleanup();
     },
   };

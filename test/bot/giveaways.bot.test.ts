@@ -151,7 +151,7 @@ for (const target of await storeTargets()) {
           .slice(after)
           .filter((c) => c.method === 'sendMessage' && c.params.chat_id === '@tyche_channel');
 
-      test('the owner has the bot post it with a Join button that enters whoever presses it', async () => {
+      test('the owner has the bot post it with a Join button that opens the bot at the giveaway', async () => {
         const { user, publicId } = await ownerWithGiveaway('Channel <b>prize</b>');
         const before = h.fake.calls.length;
         const reply = await h.say(user, `/post ${publicId} @tyche_channel`);
@@ -161,8 +161,9 @@ for (const target of await storeTargets()) {
         assert.match(post.params.text, /<b>Channel &lt;b&gt;prize&lt;\/b&gt;<\/b>/);
         assert.match(post.params.text, /2 winners/);
         assert.deepEqual(post.params.reply_markup.inline_keyboard, [
-          [{ text: 'Join', callback_data: `join:${publicId}` }],
+          [{ text: 'Join', url: `https://t.me/tyche_test_bot?start=g_${publicId}` }],
         ]);
+        // Posts made before the Join button became a link carry `join:<id>` buttons; they still join.
         const reader = telegramUser();
         const answer = await h.press(reader, `join:${publicId}`, { chatId: -1001234567890, type: 'channel' });
         assert.match(answer.params.text, /You joined “Channel <b>prize<\/b>”! Your entry number is 1\./);

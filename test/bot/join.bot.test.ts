@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { joinKeyboard, joinUrlFor, parseJoinPayload } from '../../src/bot/join-link.ts';
+import { joinKeyboard, joinUrlFor, parseJoinPayload } from '../../src/bot/join/join-link.ts';
 import { type BotHarness, startBotHarness } from './bot-harness.ts';
 import type { createMemoryGiveaways } from './memory-giveaways.ts';
 import { telegramUser, textMessage } from './telegram-updates.ts';
@@ -17,8 +17,8 @@ describe('bot: joining giveaways', () => {
     assert.equal(url, 'https://t.me/tyche_test_bot?start=g_AbC123xyz789');
     assert.equal(parseJoinPayload(new URL(url).searchParams.get('start')!), 'AbC123xyz789');
     assert.equal(parseJoinPayload('hello'), undefined);
-    assert.deepEqual(joinKeyboard('AbC123xyz789').inline_keyboard, [
-      [{ text: 'Join', callback_data: 'join:AbC123xyz789' }],
+    assert.deepEqual(joinKeyboard('tyche_test_bot', 'AbC123xyz789', 'Join').inline_keyboard, [
+      [{ text: 'Join', url: 'https://t.me/tyche_test_bot?start=g_AbC123xyz789' }],
     ]);
   });
 

@@ -78,7 +78,7 @@ describe('bot: accounts, plans and API keys', () => {
     assert.ok(!keys.params.text.includes(key), 'the key is not');
     assert.doesNotMatch(keys.params.text, KEY);
     assert.match(keys.params.text, /created \d{4}-\d\d-\d\d \d\d:\d\d UTC · last used never/);
-    assert.match(keys.params.text, /today 0 of 1000 requests/);
+    assert.match(keys.params.text, /today 0 of 1,000 requests/);
 
     const everything = JSON.stringify(h.fake.calls.filter((c) => c !== reply));
     assert.ok(!everything.includes(key), 'no other message ever carried the key');
@@ -94,7 +94,7 @@ describe('bot: accounts, plans and API keys', () => {
     await h.services.accounts.touch(principal.keyId);
     const keys = (await h.say(user, '/keys')).params.text;
     assert.match(keys, /last used \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
-    assert.match(keys, /today 1 of 1000 requests/);
+    assert.match(keys, /today 1 of 1,000 requests/);
   });
 
   test('/revoke asks for confirmation with a button, then revokes', async () => {

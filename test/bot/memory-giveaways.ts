@@ -44,6 +44,13 @@ export function createMemoryGiveaways(
     failNextJoin(error) {
       nextFailure = error;
     },
+    async gate(publicId) {
+      const g = giveaways.get(publicId);
+      if (!g) throw new AppError('not_found', 'No giveaway has this id');
+      if (g.status !== 'active') throw new AppError('giveaway_completed', 'drawn');
+      return { title: g.title, challenge: false };
+    },
+
     async join(publicId, participant): Promise<JoinResult> {
       if (nextFailure) {
         const error = nextFailure;

@@ -138,6 +138,7 @@ describe('one poller across processes sharing PostgreSQL', { skip: postgres.skip
       store,
       accounts: services.accounts,
       giveaways: createMemoryGiveaways(),
+      console: services.giveaways,
       jobs: services.jobs,
       clock: services.clock,
       log,

@@ -53,3 +53,25 @@ export function buttonPress(
     },
   } as Omit<Update, 'update_id'>;
 }
+
+/** A channel's post forwarded by `from` into the private chat (how /new is told a private channel). */
+export function forwardedFrom(
+  from: User,
+  channel: { id: number; title: string; username?: string },
+): Omit<Update, 'update_id'> {
+  return {
+    message: {
+      message_id: nextUserId++,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: from.id, type: 'private', first_name: from.first_name },
+      from,
+      text: 'A post of the channel',
+      forward_origin: {
+        type: 'channel',
+        date: Math.floor(Date.now() / 1000) - 60,
+        chat: { id: channel.id, type: 'channel', title: channel.title, username: channel.username },
+        message_id: 42,
+      },
+    },
+  } as Omit<Update, 'update_id'>;
+}

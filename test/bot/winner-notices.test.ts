@@ -95,7 +95,7 @@ describe('bot: winner notices, kept in the jobs table', () => {
     assert.equal(notices(blocker.id).length, 1, 'a 403 is not retried');
     assert.equal(notices(blocker.id)[0].error_code, 403);
     const logged = h.log.entries.find((e) => e.fields.telegram_id === blocker.id && e.level === 'warn');
-    assert.equal(logged?.message, 'winner notice skipped: the user blocked the bot');
+    assert.equal(logged?.message, 'winner notice skipped: the bot was blocked or removed');
     assert.equal(logged?.fields.description, 'Forbidden: bot was blocked by the user');
     assert.ok(h.fake.messagesTo(fan.id).at(-1)!.includes(event.verifyUrl));
   });

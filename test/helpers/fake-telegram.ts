@@ -29,6 +29,17 @@ export interface ScriptedFailure {
   times?: number;
 }
 
+/** A channel the fake knows: getChat answers for it, getChatMember from its member table. */
+export interface FakeChannel {
+  id: number;
+  title: string;
+  username?: string;
+  invite_link?: string;
+}
+
+/** A member record as getChatMember returns it (status and, for admins, rights). */
+export type FakeMember = Params & { status: string };
+
 export interface FakeTelegram {
   /** The Bot API root to give the bot (TELEGRAM_API_ROOT). */
   readonly url: string;
@@ -52,6 +63,14 @@ export interface FakeTelegram {
   fail(rule: ScriptedFailure): void;
   /** Every sendMessage to this chat answers 403, as when the user blocked the bot. */
   block(chatId: number): void;
+  /** Registers a channel; the bot is not a member until `setMember(id, botId, …)`. */
+  addChannel(channel: FakeChannel): void;
+  /** Sets what getChatMember answers for this user in this channel. */
+  setMember(chatId: number, userId: number, member: FakeMember): void;
+  /** Makes the bot an admin of the channel who may post and edit. */
+  makeBotAdmin(chatId: number, rights?: Params): void;
+  /** The current text of a message the bot sent or edited, by chat and message id. */
+  messageText(chatId: number, messageId: number): string | undefined;
   close(): Promise<void>;
 }
 
@@ -90,6 +109,19 @@ export async function startFakeTelegram(
   let openPolls = 0;
   let maxConcurrentPolls = 0;
   let webhook: FakeTelegram['webhook'];
+  const channels = new Map<number, FakeChannel>();
+  const members = new Map<string, FakeMember>();
+  /** Messages as they stand now (after edits), by `chat:message`. */
+  const messages = new Map<string, { text: string; markup: string }>();
+  const memberKey = (chatId: number, userId: number) => `${chatId}:${userId}`;
+  const channelOf = (ref: unknown): FakeChannel | undefined => {
+    if (typeof ref === 'string' && ref.startsWith('@')) {
+      return [...channels.values()].find((c) => c.username?.toLowerCase() === ref.slice(1).toLowerCase());
+    }
+    return channels.get(Number(ref));
+  };
+  const botMember = (chatId: number) => members.get(memberKey(chatId, botInfo.id));
+  const isAdmin = (m: FakeMember | undefined) => m?.status === 'administrator' || m?.status === 'creator';
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error) => {
@@ -169,19 +201,53 @@ export async function startFakeTelegram(
     switch (method) {
       case 'getMe':
         return { ok: true, result: botInfo };
-      case 'sendMessage':
+      case 'sendMessage': {
+        const channel = channelOf(params.chat_id);
+        if (channel && !isAdmin(botMember(channel.id))) {
+          return {
+            ok: false,
+            error_code: 403,
+            description: 'Forbidden: bot is not a member of the channel chat',
+          };
+        }
+        const chat = channel
+          ? { id: channel.id, type: 'channel', title: channel.title, username: channel.username }
+          : chatOf(params.chat_id);
+        const messageId = nextMessageId++;
+        messages.set(`${chat.id}:${messageId}`, {
+          text: String(params.text),
+          markup: JSON.stringify(params.reply_markup ?? null),
+        });
         return {
           ok: true,
           result: {
-            message_id: nextMessageId++,
+            message_id: messageId,
             date: now,
-            chat: chatOf(params.chat_id),
+            chat,
             from: botInfo,
             text: params.text,
             ...(params.reply_markup ? { reply_markup: params.reply_markup } : {}),
           },
         };
-      case 'editMessageText':
+      }
+      case 'editMessageText': {
+        const chatId = channelOf(params.chat_id)?.id ?? Number(params.chat_id);
+        const key = `${chatId}:${Number(params.message_id ?? 0)}`;
+        const current = messages.get(key);
+        const markup = JSON.stringify(params.reply_markup ?? null);
+        // Buttons pressed in tests sit under messages the fake never sent: only channel posts are tracked.
+        if (chatId < 0 && !current) {
+          return { ok: false, error_code: 400, description: 'Bad Request: message to edit not found' };
+        }
+        if (current && current.text === String(params.text) && current.markup === markup) {
+          return {
+            ok: false,
+            error_code: 400,
+            description:
+              'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
+          };
+        }
+        if (current) messages.set(key, { text: String(params.text), markup });
         return {
           ok: true,
           result: {
@@ -191,6 +257,43 @@ export async function startFakeTelegram(
             text: params.text,
           },
         };
+      }
+      case 'getChat': {
+        const channel = channelOf(params.chat_id);
+        if (!channel) return { ok: false, error_code: 400, description: 'Bad Request: chat not found' };
+        return {
+          ok: true,
+          result: {
+            id: channel.id,
+            type: 'channel',
+            title: channel.title,
+            ...(channel.username ? { username: channel.username } : {}),
+            ...(channel.invite_link ? { invite_link: channel.invite_link } : {}),
+            accent_color_id: 0,
+            max_reaction_count: 11,
+            accepted_gift_types: {
+              unlimited_gifts: false,
+              limited_gifts: false,
+              unique_gifts: false,
+              premium_subscription: false,
+            },
+          },
+        };
+      }
+      case 'getChatMember': {
+        const channel = channelOf(params.chat_id);
+        if (!channel) return { ok: false, error_code: 400, description: 'Bad Request: chat not found' };
+        const userId = Number(params.user_id);
+        // As in Telegram: only an admin may ask about a channel's members other than itself.
+        if (userId !== botInfo.id && !isAdmin(botMember(channel.id))) {
+          return { ok: false, error_code: 400, description: 'Bad Request: member list is inaccessible' };
+        }
+        const member = members.get(memberKey(channel.id, userId)) ?? { status: 'left' };
+        return {
+          ok: true,
+          result: { ...member, user: { id: userId, is_bot: userId === botInfo.id, first_name: 'U' } },
+        };
+      }
       case 'setWebhook':
         webhook = { url: params.url, secret_token: params.secret_token };
         return { ok: true, result: true };
@@ -261,6 +364,35 @@ export async function startFakeTelegram(
     },
     block(chatId) {
       blocked.add(chatId);
+    },
+    addChannel(channel) {
+      channels.set(channel.id, channel);
+    },
+    setMember(chatId, userId, member) {
+      members.set(memberKey(chatId, userId), member);
+    },
+    makeBotAdmin(chatId, rights = {}) {
+      members.set(memberKey(chatId, botInfo.id), {
+        status: 'administrator',
+        can_be_edited: false,
+        is_anonymous: false,
+        can_manage_chat: true,
+        can_delete_messages: true,
+        can_manage_video_chats: false,
+        can_restrict_members: true,
+        can_promote_members: false,
+        can_change_info: false,
+        can_invite_users: true,
+        can_post_stories: false,
+        can_edit_stories: false,
+        can_delete_stories: false,
+        can_post_messages: true,
+        can_edit_messages: true,
+        ...rights,
+      });
+    },
+    messageText(chatId, messageId) {
+      return messages.get(`${chatId}:${messageId}`)?.text;
     },
     close() {
       for (const wake of [...wakers]) wake();

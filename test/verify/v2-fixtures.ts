@@ -186,6 +186,8 @@ export function publicViewOf(
     verify_url: drawn ? `${base}/verify/${f.certificate.certificate_id}` : null,
     receipt_url: `${base}/g/${id}/receipt`,
     drand: { chain_hash: QUICKNET.hash, relay: 'https://relay.example.test' },
+    conditions: [],
+    excluded: [],
     ...overrides,
   };
 }

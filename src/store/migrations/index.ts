@@ -9,6 +9,7 @@ import * as transparencyLog from './007-transparency-log.ts';
 import * as logKeysAndWitnesses from './008-log-keys-and-witnesses.ts';
 import * as operationRecords from './009-operation-records.ts';
 import * as webhooksAndIdempotency from './010-webhooks-and-idempotency.ts';
+import * as botConsole from './011-bot-console.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the order is reviewed in
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '008-log-keys-and-witnesses': logKeysAndWitnesses,
   '009-operation-records': operationRecords,
   '010-webhooks-and-idempotency': webhooksAndIdempotency,
+  '011-bot-console': botConsole,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,10 +1,14 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../clock.ts';
 import type { BotUser, BotUserRepository } from './bot-user.repository.ts';
 
 export function createBotUserService({ users, clock }: { users: BotUserRepository; clock: Clock }) {
   return {
     recordContact: (user: BotUser) => users.recordContact(user, clock.now().getTime()),
     startedAmong: (telegramIds: readonly number[]) => users.startedAmong(telegramIds),
+    languageOf: (telegramId: number) => users.languageOf(telegramId),
+    setLanguage: (telegramId: number, language: string) => users.setLanguage(telegramId, language),
+    startedEntrants: (giveawayId: number, afterId: number, limit: number) =>
+      users.startedEntrants(giveawayId, afterId, limit),
   };
 }
 

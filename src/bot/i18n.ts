@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import { I18n, type TranslationVariables } from '@grammyjs/i18n';
+import type { BotContext } from './context.ts';
+
+/** The languages of the catalogues in ./locales, one Fluent file each (CONTRACT §11). */
+export const LANGUAGES = ['en', 'ru'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export const isLanguage = (value: unknown): value is Language => LANGUAGES.includes(value as Language);
+
+/** The user's choice when they made one, else Russian for any `ru*` language_code, else English. */
+export function languageOf(chosen: string | null | undefined, languageCode: string | undefined): Language {
+  if (isLanguage(chosen)) return chosen;
+  return languageCode?.toLowerCase().startsWith('ru') ? 'ru' : 'en';
+}
+
+export const LOCALES_DIR = join(import.meta.dirname, 'locales');
+
+/**
+ * One catalogue for handlers (`ctx.t`) and background work (`translate`). Bidi isolation marks
+ * are off: every placeable is Latin or Cyrillic text, and the marks would show in Telegram's
+ * monospace entities and break copied ids.
+ */
+export const i18n = new I18n<BotContext>({
+  defaultLocale: 'en',
+  directory: LOCALES_DIR,
+  fluentBundleOptions: { useIsolating: false },
+  localeNegotiator: (ctx) => ctx.language,
+});
+
+/** A message of the catalogue in a given language, for texts sent outside an update. */
+export function translate(language: Language, key: string, variables?: TranslationVariables): string {
+  return i18n.t(language, key, variables);
+}
+
+/** A translator bound to one language. */
+export type Translate = (key: string, variables?: TranslationVariables) => string;
+export const translatorFor =
+  (language: Language): Translate =>
+  (key, variables) =>
+    translate(language, key, variables);

@@ -1,0 +1,35 @@
+import { Composer, InlineKeyboard } from 'grammy';
+import type { BotLogger } from '../bot-logger.ts';
+import { callbackData } from '../callback-data.ts';
+import type { BotContext } from '../context.ts';
+import { isLanguage, type Language } from '../i18n.ts';
+import { safeAnswer, safeEdit, safeReply } from '../safe-reply.ts';
+
+export const languageData = callbackData('lang', ['code']);
+const NAMES: Record<Language, string> = { en: 'English', ru: 'Русский' };
+
+/** `/language`: English or Russian, kept for the user (CONTRACT §11). */
+export function languageComposer(deps: {
+  setLanguage(telegramId: number, language: Language): Promise<void>;
+  log: BotLogger;
+}): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+
+  composer.chatType('private').command('language', async (ctx) => {
+    const keyboard = new InlineKeyboard();
+    for (const [code, name] of Object.entries(NAMES)) keyboard.text(name, languageData.pack({ code }));
+    await safeReply(ctx, deps.log, ctx.t('language-ask'), { keyboard });
+  });
+
+  composer.callbackQuery(languageData.filter, async (ctx) => {
+    const code = languageData.unpack(ctx.callbackQuery.data)?.code;
+    if (!isLanguage(code)) return safeAnswer(ctx, deps.log);
+    await deps.setLanguage(ctx.from.id, code);
+    ctx.language = code;
+    await ctx.i18n.renegotiateLocale();
+    await safeAnswer(ctx, deps.log);
+    await safeEdit(ctx, deps.log, ctx.t('language-set'));
+  });
+
+  return composer;
+}

@@ -1,0 +1,87 @@
+import type { Api } from 'grammy';
+import type { Clock } from '../../clock.ts';
+import { WINNERS_JOB, type WinnersJobPayload } from '../../giveaways/giveaway-events.ts';
+import type { NewJob } from '../../jobs/job.repository.ts';
+import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
+import { telegramJobOutcome } from '../api/job-outcome.ts';
+import type { BotLogger } from '../bot-logger.ts';
+import { esc } from '../format.ts';
+import type { DrawnWinner } from '../giveaway-port.ts';
+import { languageOf, translate } from '../i18n.ts';
+import type { BotUserService } from '../users/bot-user.service.ts';
+
+/** One winner's message: a job of its own, so each is sent (and retried) on its own. */
+export const WINNER_NOTICE_JOB = 'bot.winner_notice';
+
+interface NoticePayload {
+  event: WinnersJobPayload;
+  winner: DrawnWinner;
+}
+
+/**
+ * The bot's side of the winners' promise made in each draw's transaction (`winners.notify`): the
+ * draw's job becomes one job per winner who has started the bot, each sending one message in
+ * the winner's language, and, when the giveaway has a channel post, the results post. Jobs run
+ * at least once: a process killed between Telegram's answer and the job's completion sends
+ * that one message again, never loses it.
+ */
+export function createWinnerNoticeJobs(deps: {
+  api: Pick<Api, 'sendMessage'>;
+  botUsers: Pick<BotUserService, 'startedAmong' | 'languageOf'>;
+  jobs: { enqueue(job: NewJob): Promise<void> };
+  /** Promises the results post, when the giveaway has a channel post. */
+  resultsPost(
+    publicId: string,
+    at: number,
+    results: { verifyUrl: string; winners: DrawnWinner[] },
+  ): Promise<void>;
+  clock: Clock;
+  log: BotLogger;
+}) {
+  const { api, botUsers, jobs, clock, log } = deps;
+  const now = () => clock.now().getTime();
+
+  async function fanOut(job: Job): Promise<JobOutcome> {
+    const event = job.payload as WinnersJobPayload;
+    const started = await botUsers.startedAmong(event.winners.map((w) => w.telegram_id));
+    for (const winner of event.winners.filter((w) => started.has(w.telegram_id))) {
+      const payload: NoticePayload = { event, winner };
+      await jobs.enqueue({
+        kind: WINNER_NOTICE_JOB,
+        key: `winner:${event.certificateId}:${winner.telegram_id}`,
+        runAt: now(),
+        payload,
+      });
+    }
+    await deps.resultsPost(event.publicId, now(), { verifyUrl: event.verifyUrl, winners: event.winners });
+    log.info(
+      {
+        certificate_id: event.certificateId,
+        notices: started.size,
+        not_started: event.winners.length - started.size,
+      },
+      'winner notices queued',
+    );
+    return { done: true };
+  }
+
+  async function notify(job: Job): Promise<JobOutcome> {
+    const { event, winner } = job.payload as NoticePayload;
+    const stored = await botUsers.languageOf(winner.telegram_id);
+    const language = languageOf(stored.language, stored.language_code ?? undefined);
+    const text = translate(language, 'winner-notice', {
+      position: winner.position,
+      title: esc(event.title),
+      url: esc(event.verifyUrl),
+    });
+    try {
+      await api.sendMessage(winner.telegram_id, text, { parse_mode: 'HTML' });
+      return { done: true };
+    } catch (error) {
+      const fields = { certificate_id: event.certificateId, telegram_id: winner.telegram_id };
+      return telegramJobOutcome(error, job, { clock, log }, 'winner notice', fields);
+    }
+  }
+
+  return { [WINNERS_JOB]: fanOut, [WINNER_NOTICE_JOB]: notify };
+}

@@ -1,0 +1,175 @@
+import type { Api } from 'grammy';
+import type { Clock } from '../../clock.ts';
+import {
+  CHANNEL_POST_JOB,
+  type ChannelPostPayload,
+  channelPostJob,
+  SEALED_JOB,
+  type SealedJobPayload,
+} from '../../giveaways/bot-jobs.ts';
+import type { ChannelPostRepository } from '../../giveaways/channel-post.repository.ts';
+import type { NewJob } from '../../jobs/job.repository.ts';
+import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
+import type { Seal } from '../../proof/v2-types.ts';
+import { telegramJobOutcome } from '../api/job-outcome.ts';
+import type { BotLogger } from '../bot-logger.ts';
+import type { ConsoleGiveaways } from '../giveaway-port.ts';
+import { isLanguage, translatorFor } from '../i18n.ts';
+import { joinKeyboard } from '../join/join-link.ts';
+import { createReceiptJobs } from '../notices/receipt-jobs.ts';
+import type { BotUserService } from '../users/bot-user.service.ts';
+import { closedPost, giveawayPost, resultsPost } from './post-texts.ts';
+
+export interface ChannelPostDeps {
+  /** The throttled Bot API for background work: no call holds its job's lease on a long wait. */
+  api: Pick<Api, 'sendMessage' | 'editMessageText'>;
+  giveaways: Pick<ConsoleGiveaways, 'byId' | 'sealedEntry'>;
+  posts: ChannelPostRepository;
+  botUsers: Pick<BotUserService, 'startedEntrants'>;
+  jobs: { enqueue(job: NewJob): Promise<void>; enqueueMany(list: readonly NewJob[]): Promise<void> };
+  botUsername: string;
+  publicBaseUrl: string;
+  perSecond: number;
+  clock: Clock;
+  log: BotLogger;
+}
+
+/** Telegram's answer to an edit that changes nothing: the post already shows it. */
+const NOT_MODIFIED = /message is not modified/i;
+
+/**
+ * A giveaway's life in its channel (CONTRACT §11), each step a job in the durable table: the
+ * post with the Join button (at publish), its entrants count (at most one edit a minute), the
+ * "entries closed" post at the seal, and the results post after the draw; and, at the seal, each
+ * bot entrant's receipt. A restart loses none of them. Jobs run at least once: Telegram has no
+ * idempotency key, so only a process killed between Telegram's answer and the job's commit
+ * (milliseconds) can send one post twice; the giveaway post's message id is stored, so a
+ * completed post is never made again.
+ */
+export function createChannelPostJobs(deps: ChannelPostDeps) {
+  const { api, giveaways, posts, clock, log } = deps;
+  const now = () => clock.now().getTime();
+  const receipts = createReceiptJobs(deps);
+
+  async function loaded(giveawayId: number) {
+    const post = await posts.find(giveawayId);
+    const found = post ? await giveaways.byId(giveawayId) : undefined;
+    if (!post || !found) return undefined;
+    const t = translatorFor(isLanguage(post.language) ? post.language : 'en');
+    return { post, ...found, t };
+  }
+
+  type Loaded = NonNullable<Awaited<ReturnType<typeof loaded>>>;
+
+  const postText = ({ row, t }: Loaded) =>
+    giveawayPost(t, {
+      title: row.title,
+      description: row.description,
+      winners: row.winners_count,
+      endsAt: row.ends_at === null ? null : Number(row.ends_at),
+      count: Number(row.participants_count),
+    });
+  const keyboard = ({ row, t }: Loaded) =>
+    joinKeyboard(deps.botUsername, row.public_id, t('post-button-join'));
+  const chat = (g: Loaded) => Number(g.post.chat_id);
+  /** Later posts answer the giveaway post, so the channel reads as one thread. */
+  const replyTo = (g: Loaded) =>
+    g.post.message_id === null
+      ? {}
+      : { reply_parameters: { message_id: Number(g.post.message_id), allow_sending_without_reply: true } };
+
+  const steps: Record<ChannelPostPayload['kind'], (g: Loaded, payload: ChannelPostPayload) => Promise<void>> =
+    {
+      async giveaway(g) {
+        if (g.post.message_id !== null) return;
+        const count = Number(g.row.participants_count);
+        const sent = await api.sendMessage(chat(g), postText(g), {
+          parse_mode: 'HTML',
+          link_preview_options: { is_disabled: true },
+          reply_markup: keyboard(g),
+        });
+        await posts.sent(g.row.id, sent.message_id, count);
+      },
+
+      async count(g) {
+        const count = Number(g.row.participants_count);
+        if (g.post.message_id === null || count === Number(g.post.count_shown)) return;
+        try {
+          await api.editMessageText(chat(g), Number(g.post.message_id), postText(g), {
+            parse_mode: 'HTML',
+            link_preview_options: { is_disabled: true },
+            reply_markup: keyboard(g),
+          });
+        } catch (error) {
+          if (!NOT_MODIFIED.test((error as Error).message)) throw error;
+        }
+        await posts.countShown(g.row.id, count);
+      },
+
+      async closed(g) {
+        const seal = g.seal ? (JSON.parse(g.seal.body) as Seal) : undefined;
+        if (!seal) return;
+        const text = closedPost(g.t, {
+          title: g.row.title,
+          count: seal.entrants.count,
+          root: seal.entrants.root,
+          round: seal.beacon.round,
+          roundAt: Date.parse(seal.beacon.round_at),
+          pageUrl: `${deps.publicBaseUrl}/g/${g.row.public_id}`,
+          excluded: g.excluded.reduce((sum, e) => sum + e.count, 0),
+        });
+        await api.sendMessage(chat(g), text, {
+          parse_mode: 'HTML',
+          link_preview_options: { is_disabled: true },
+          ...replyTo(g),
+        });
+      },
+
+      async results(g, payload) {
+        if (!payload.results) return;
+        const text = resultsPost(g.t, { title: g.row.title, ...payload.results });
+        await api.sendMessage(chat(g), text, {
+          parse_mode: 'HTML',
+          link_preview_options: { is_disabled: true },
+          ...replyTo(g),
+        });
+      },
+    };
+
+  async function channelPost(job: Job): Promise<JobOutcome> {
+    const payload = job.payload as ChannelPostPayload;
+    const g = await loaded(payload.giveawayId);
+    if (!g) return { done: true };
+    try {
+      await steps[payload.kind](g, payload);
+      return { done: true };
+    } catch (error) {
+      const fields = { public_id: g.row.public_id, chat_id: chat(g), post: payload.kind };
+      return telegramJobOutcome(error, job, { clock, log }, 'channel post', fields);
+    }
+  }
+
+  /** The seal's promise: the "entries closed" post, when there is a channel post, and the receipts. */
+  async function sealed(job: Job): Promise<JobOutcome> {
+    const { giveawayId } = job.payload as SealedJobPayload;
+    const found = await giveaways.byId(giveawayId);
+    if (!found) return { done: true };
+    if (await posts.find(giveawayId)) {
+      await deps.jobs.enqueue(channelPostJob(found.row.public_id, { giveawayId, kind: 'closed' }, now()));
+    }
+    await receipts.start(giveawayId, found.row.public_id);
+    return { done: true };
+  }
+
+  return {
+    handlers: { [CHANNEL_POST_JOB]: channelPost, [SEALED_JOB]: sealed, ...receipts.handlers },
+    /** The draw's promise of a results post (from the winners' job), when there is a channel post. */
+    async resultsPost(publicId: string, at: number, results: NonNullable<ChannelPostPayload['results']>) {
+      const found = await giveaways.byId(publicId);
+      if (!found || !(await posts.find(found.row.id))) return;
+      await deps.jobs.enqueue(
+        channelPostJob(publicId, { giveawayId: found.row.id, kind: 'results', results }, at),
+      );
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import type { Kysely } from 'kysely';
+import type { NewJob } from '../jobs/job.repository.ts';
+import type { Database } from '../store/schema.ts';
+
+/**
+ * The promises a giveaway's changes make to the Telegram bot, enqueued in the change's own
+ * transaction when the bot runs, so a crash between the change and the message loses nothing.
+ * The bot's handlers keep them (src/bot/notices, src/bot/posts).
+ */
+
+/** A draw's winners are told (and the results posted): one job per draw. */
+export const WINNERS_JOB = 'winners.notify';
+/** A seal's entrants get their receipts (and the channel the "entries closed" post). */
+export const SEALED_JOB = 'bot.sealed';
+/** One post or edit in the giveaway's channel. */
+export const CHANNEL_POST_JOB = 'bot.channel_post';
+
+export type ChannelPostKind = 'giveaway' | 'count' | 'closed' | 'results';
+
+export interface ChannelPostPayload {
+  giveawayId: number;
+  kind: ChannelPostKind;
+  /** For `results`: what the draw's certificate says, as the winners' job carried it. */
+  results?: {
+    verifyUrl: string;
+    winners: { position: number; username: string | null; telegram_id: number }[];
+  };
+}
+
+export interface SealedJobPayload {
+  giveawayId: number;
+}
+
+/** The entrants count on a channel post is edited at most once a minute: one job per minute. */
+export const COUNT_EDIT_MS = 60_000;
+
+export function channelPostJob(publicId: string, payload: ChannelPostPayload, at: number): NewJob {
+  if (payload.kind !== 'count') {
+    return {
+      kind: CHANNEL_POST_JOB,
+      key: `post:${payload.kind}:${publicId}`,
+      runAt: at,
+      payload,
+      createdAt: at,
+    };
+  }
+  // Every join within one minute names the same job: the first enqueues it, the rest find it taken.
+  const minute = Math.floor(at / COUNT_EDIT_MS) + 1;
+  return {
+    kind: CHANNEL_POST_JOB,
+    key: `post:count:${publicId}:${minute}`,
+    runAt: minute * COUNT_EDIT_MS,
+    payload,
+    createdAt: at,
+  };
+}
+
+/** Whether the giveaway has a post in a channel (published from the bot's /new). */
+export async function hasChannelPost(handle: Kysely<Database>, giveawayId: number): Promise<boolean> {
+  const row = await handle
+    .selectFrom('channel_posts')
+    .select('giveaway_id')
+    .where('giveaway_id', '=', giveawayId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
