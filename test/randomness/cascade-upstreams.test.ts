@@ -12,13 +12,14 @@ import {
 } from '../helpers/fake-upstreams.ts';
 import { sentTo, settledYet } from '../helpers/source-testing.ts';
 
+const EXTERNAL = ['anu', 'nist', 'drand'] as const;
+const FETCH_TIMEOUT_MS = 300;
+
 /**
  * Every way an upstream breaks, through the whole stack: the cascade moves on to the next level
  * and the response (and its operation record) names the source that really served. Upstream
  * timeouts and the time budget run on the fake clock, so a hang costs the test no real time.
  */
-const EXTERNAL = ['anu', 'nist', 'drand'] as const;
-
 describe('cascade against fake upstreams', () => {
   const clock = createFakeClock('2026-11-21T12:00:00Z');
   let fakes: FakeUpstreams;
@@ -26,8 +27,6 @@ describe('cascade against fake upstreams', () => {
     fakes = await startFakeUpstreams(clock);
   });
   after(() => fakes.close());
-
-  const fetchTimeoutMs = () => fakes.appOptions('system').randomness.fetchTimeoutMs ?? 0;
 
   /** A fresh app (fresh pools and breakers); `settled` hears of every fetch that ends, either way. */
   const app = (
@@ -38,6 +37,7 @@ describe('cascade against fake upstreams', () => {
     const options = fakes.appOptions(sources, budget);
     const randomness = {
       ...options.randomness,
+      fetchTimeoutMs: FETCH_TIMEOUT_MS,
       timers: clock,
       fetched: (source: string) => settled?.(source, true),
       log: (source: string) => settled?.(source, false),
@@ -63,7 +63,7 @@ describe('cascade against fake upstreams', () => {
         // the clock runs) can end the hung one.
         const { pending } = await sentTo(fakes[hung], () => t.services.cascade.warm());
         await othersSettled;
-        clock.advance(fetchTimeoutMs());
+        clock.advance(FETCH_TIMEOUT_MS);
         await pending;
       } else {
         await t.services.cascade.warm();
@@ -79,7 +79,7 @@ describe('cascade against fake upstreams', () => {
       return { source: body.qrng_source as string, reference: op.source_reference as string };
     } finally {
       // The request asked the hung upstream again: cut that fetch too rather than leave it open.
-      if (hung) clock.advance(fetchTimeoutMs());
+      if (hung) clock.advance(FETCH_TIMEOUT_MS);
       await t.close();
     }
   };
@@ -158,7 +158,7 @@ describe('cascade against fake upstreams', () => {
       assert.match(metrics, /tyche_source_failures_total\{source="nist"\} 3/);
       assert.match(metrics, /tyche_source_failures_total\{source="drand"\} 3/);
     } finally {
-      clock.advance(fetchTimeoutMs());
+      clock.advance(FETCH_TIMEOUT_MS);
       await t.close();
     }
   });
