@@ -3,7 +3,7 @@ import type { BotLogger } from '../../src/bot/bot-logger.ts';
 import type { BotGiveaways } from '../../src/bot/giveaway-port.ts';
 import type { Sleep } from '../../src/bot/sleep.ts';
 import { createTelegram, fetchBotInfo, type Telegram } from '../../src/bot/telegram.setup.ts';
-import { type ConfigInput, createConfig } from '../../src/config.ts';
+import { type Config, type ConfigInput, createConfig } from '../../src/config.ts';
 import { createJobRunner } from '../../src/jobs/job-runner.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -77,6 +77,7 @@ export function instantSleep(): Sleep & { waits: number[] } {
 
 export interface BotHarness<G extends BotGiveaways> {
   fake: FakeTelegram;
+  config: Config;
   store: Store;
   services: Services;
   giveaways: G;
@@ -159,6 +160,7 @@ export async function startBotHarness<G extends BotGiveaways = ReturnType<typeof
 
   return {
     fake,
+    config,
     store: opened.store,
     services,
     giveaways,

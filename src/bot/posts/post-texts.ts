@@ -54,9 +54,15 @@ export interface ResultsFields {
   verifyUrl: string;
 }
 
+/** Winners named in the post itself; the certificate lists them all (a message holds 4096 characters). */
+const WINNERS_SHOWN = 50;
+
 export function resultsPost(t: Translate, r: ResultsFields): string {
-  const winners = r.winners
-    .map((w) => t('post-winner', { position: w.position, name: displayName(w) }))
-    .join('\n');
-  return t('post-results', { title: esc(r.title), winners, url: esc(r.verifyUrl) });
+  const lines = r.winners
+    .slice(0, WINNERS_SHOWN)
+    .map((w) => t('post-winner', { position: w.position, name: displayName(w) }));
+  if (r.winners.length > WINNERS_SHOWN) {
+    lines.push(t('post-results-more', { more: r.winners.length - WINNERS_SHOWN }));
+  }
+  return t('post-results', { title: esc(r.title), winners: lines.join('\n'), url: esc(r.verifyUrl) });
 }

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { FluentResource } from '@fluent/bundle';
+import { COMMANDS } from '../../src/bot/commands.ts';
+import { LANGUAGES, LOCALES_DIR, translate } from '../../src/bot/i18n.ts';
+
+/** Every message of one catalogue, with the variables it uses. */
+function catalogue(language: string): Map<string, Set<string>> {
+  const source = readFileSync(join(LOCALES_DIR, `${language}.ftl`), 'utf8');
+  const resource = new FluentResource(source);
+  const messages = new Map<string, Set<string>>();
+  // The resource keeps ids; the variables are read from each message's own lines.
+  const blocks = source.split(/\n(?=[a-z][a-z0-9-]* =)/);
+  for (const entry of resource.body) {
+    const block = blocks.find((b) => b.startsWith(`${entry.id} =`)) ?? '';
+    messages.set(entry.id, new Set([...block.matchAll(/\$([a-zA-Z]+)/g)].map((m) => m[1])));
+  }
+  return messages;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+/** Keys the code builds from a list rather than names literally, by family. */
+const DYNAMIC: Record<string, readonly string[]> = {
+  'cmd-': COMMANDS,
+  'new-ask-': ['title', 'description', 'winners', 'ends', 'channel', 'required'],
+  'giveaway-status-': ['active', 'sealed', 'completed'],
+  'status-': ['active', 'sealed', 'completed'],
+};
+
+test('both catalogues hold the same messages with the same variables', () => {
+  const [first, ...others] = LANGUAGES.map((l) => [l, catalogue(l)] as const);
+  for (const [language, messages] of others) {
+    const missing = [...first[1].keys()].filter((k) => !messages.has(k));
+    const extra = [...messages.keys()].filter((k) => !first[1].has(k));
+    assert.deepEqual(missing, [], `missing in ${language}.ftl`);
+    assert.deepEqual(extra, [], `only in ${language}.ftl`);
+    for (const [key, variables] of first[1]) {
+      assert.deepEqual(
+        [...messages.get(key)!].sort(),
+        [...variables].sort(),
+        `variables of ${key} in ${language}`,
+      );
+    }
+  }
+});
+
+test('every message the code names exists in every language, and every message is used', () => {
+  const code = sourceFiles(join(import.meta.dirname, '../../src/bot'))
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n');
+  const named = new Set(
+    [...code.matchAll(/(?:\bt|translate\([^,()]+,)\s*\(?\s*'([a-z][a-z0-9-]+)'/g)].map((m) => m[1]),
+  );
+  // Keys passed on as values (`key: 'new-bad-title'`) and chosen by a ternary are named too.
+  for (const m of code.matchAll(
+    /'((?:new|join|post|revoke|draw|my|key|status|giveaway|challenge|welcome|plan|receipt|language|business|console|label|something|winner|joined|help)-[a-z0-9-]+|joined)'/g,
+  )) {
+    named.add(m[1]);
+  }
+  for (const [prefix, values] of Object.entries(DYNAMIC)) for (const v of values) named.add(`${prefix}${v}`);
+  for (const language of LANGUAGES) {
+    const messages = catalogue(language);
+    const unknown = [...named].filter((k) => !messages.has(k));
+    assert.deepEqual(unknown, [], `named in the code but not in ${language}.ftl`);
+    const unused = [...messages.keys()].filter((k) => !named.has(k));
+    assert.deepEqual(unused, [], `in ${language}.ftl but never used`);
+  }
+});
+
+test('a Russian message uses Russian plural forms', () => {
+  assert.match(translate('ru', 'post-winners', { winners: 1 }), /^1 победитель,/);
+  assert.match(translate('ru', 'post-winners', { winners: 3 }), /^3 победителя,/);
+  assert.match(translate('ru', 'post-winners', { winners: 5 }), /^5 победителей,/);
+  assert.match(translate('en', 'post-winners', { winners: 1 }), /^1 winner,/);
+  assert.match(translate('en', 'post-winners', { winners: 5 }), /^5 winners,/);
+});
