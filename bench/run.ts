@@ -5,6 +5,7 @@ import { benchLogVerify, LOG_VERIFY_READING } from './log-verify.bench.ts';
 import { benchRandomEndpoints, RANDOM_READING } from './random.bench.ts';
 import type { BenchResult } from './result.ts';
 import { benchSeal, SEAL_READING } from './seal.bench.ts';
+import { benchConditionSeal, CONDITION_SEAL_READING } from './seal-conditions.bench.ts';
 import { benchSoak, SOAK_READING } from './soak.bench.ts';
 
 /** `reading`: what the figures mean and what limits them, printed under the suite's table. */
@@ -25,6 +26,11 @@ if (existsSync(fileURLToPath(giveawaysBench))) {
     suites.push({ title: 'Giveaways: draw, CSV export, participant insert', run: module.benchGiveaways });
 }
 suites.push({ title: 'Verifiable draws: seal and draw', run: benchSeal, reading: SEAL_READING });
+suites.push({
+  title: 'Channel conditions: the re-check before the seal',
+  run: benchConditionSeal,
+  reading: CONDITION_SEAL_READING,
+});
 suites.push({ title: 'Soak: ten minutes of mixed load', run: benchSoak, reading: SOAK_READING });
 suites.push({
   title: 'Transparency log: tyche log verify',
