@@ -32,7 +32,11 @@ const ids = {
 };
 const views: PublicGiveaway[] = [
   publicViewOf(fixture, 'active', { public_id: ids.active, seal: null, description: EVIL_DESCRIPTION }),
-  publicViewOf(fixture, 'sealed', { public_id: ids.sealed }),
+  publicViewOf(fixture, 'sealed', {
+    public_id: ids.sealed,
+    conditions: [{ channel: '@sponsor<x>' }],
+    excluded: [{ reason: 'left_required_channel', count: 3 }],
+  }),
   publicViewOf(fixture, 'completed', { drand: { chain_hash: fixture.seal.beacon.chain_hash, relay: RELAY } }),
   publicViewOf(fixture, 'completed', {
     public_id: ids.instant,
@@ -137,6 +141,11 @@ describe('public giveaway pages and data', () => {
     }
     assert.match(res.body, /data-status="sealed"/);
     assert.match(res.body, /Not drawn yet/);
+    // Channel conditions, and how many entrants the seal left out and why.
+    assert.match(res.body, /data-conditions>@sponsor&lt;x&gt;: checked at joining and again before the seal/);
+    assert.match(res.body, /data-excluded="left_required_channel">3 had left a required channel/);
+    const json = await get(`/g/${ids.sealed}.json`);
+    assert.deepEqual(json.json().excluded, [{ reason: 'left_required_channel', count: 3 }]);
     assert.ok(!res.body.includes('data-certificate-link'));
     hostileFree(res.body);
   });
