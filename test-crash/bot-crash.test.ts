@@ -8,6 +8,7 @@ import { type FakeTelegram, startFakeTelegram, type TelegramCall } from '../test
 import { type FakeDrand, startFakeDrand } from '../test/helpers/fake-upstreams.ts';
 import { type ServerProcess, startServerProcess } from '../test/helpers/server-process.ts';
 import { storeTargets } from '../test/helpers/stores.ts';
+import { pause, until } from './crash-helpers.ts';
 
 /**
  * The bot's promises under SIGKILL: giveaways made with /new, entrants joining through the bot,
@@ -20,18 +21,10 @@ const JOINERS = 8;
 const KILLS = Number(process.env.CRASH_BOT_KILLS ?? 4);
 const CHANNEL = -1_007_000_000_001;
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const text = (c: TelegramCall) => String(c.params.text ?? '');
 const sent = (fake: FakeTelegram, chatId: number, pattern: RegExp) =>
   fake.calls.filter((c) => c.ok && c.method === 'sendMessage' && Number(c.params.chat_id) === chatId && pattern.test(text(c)));
 
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 120_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
-    await pause(200);
-  }
-}
 
 const targets = await storeTargets();
 

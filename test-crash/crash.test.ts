@@ -5,6 +5,7 @@ import { freshState, runTyche } from '../test/helpers/cli.ts';
 import { type FakeDrand, startFakeDrand } from '../test/helpers/fake-upstreams.ts';
 import { type ServerProcess, startServerProcess } from '../test/helpers/server-process.ts';
 import { storeTargets } from '../test/helpers/stores.ts';
+import { pause, until } from './crash-helpers.ts';
 import { startReceiver, type WebhookReceiver } from '../test/helpers/webhook-receiver.ts';
 
 /**
@@ -53,7 +54,6 @@ function createCluster(env: Record<string, string>, size: number) {
   };
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function api(base: string | undefined, key: string, method: string, path: string, body?: unknown) {
   if (!base) {
@@ -77,13 +77,6 @@ async function api(base: string | undefined, key: string, method: string, path: 
   }
 }
 
-async function until(what: string, check: () => Promise<boolean>, ms = 90_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
-    await pause(250);
-  }
-}
 
 const targets = await storeTargets();
 

@@ -46,6 +46,14 @@ function decodeCursor(cursor: string): { next: number; after: string } {
 export const receiptUrlOf = (publicBaseUrl: string, publicId: string) =>
   `${publicBaseUrl}/g/${publicId}/receipt`;
 
+/** One entrant's receipt page: their id and salt ride in the fragment, which no server sees. */
+export const entrantReceiptUrl = (
+  publicBaseUrl: string,
+  publicId: string,
+  telegramId: number,
+  salt: string,
+) => `${receiptUrlOf(publicBaseUrl, publicId)}#${telegramId}.${salt}`;
+
 /**
  * CONTRACT §7.8: what an entrant holds. The ticket is signed when asked for: Ed25519 is
  * deterministic, so the same entry under the same key always yields the same ticket bytes.

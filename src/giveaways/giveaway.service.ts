@@ -11,7 +11,7 @@ import { createConditionChecks, type MembershipCheck } from './condition-check.t
 import { participantCsvLines } from './csv-lines.ts';
 import type { DrandRounds } from './drand-rounds.ts';
 import { type Entry, entriesOf } from './entrant-entries.ts';
-import { createEntrantReceipts } from './entrant-receipts.ts';
+import { createEntrantReceipts, entrantReceiptUrl } from './entrant-receipts.ts';
 import type { GiveawayRow } from './giveaway.repository.ts';
 import { type AnyCertificate, type Giveaway, giveawayOf, verifyUrlOf } from './giveaway.views.ts';
 import { type ListPage, type ListQuery, listPage } from './giveaway-cursor.ts';
@@ -337,7 +337,7 @@ export function createGiveawayService(deps: Deps) {
         entryNumber: added.entryNumbers[0],
         giveaway: { public_id: row.public_id, title: row.title },
         receiptUrl: entrant
-          ? `${deps.publicBaseUrl}/g/${row.public_id}/receipt#${id}.${entrant.salt}`
+          ? entrantReceiptUrl(deps.publicBaseUrl, row.public_id, id, entrant.salt)
           : undefined,
       };
     },
@@ -426,7 +426,7 @@ export function createGiveawayService(deps: Deps) {
       const entries = await entriesOf(db, telegramId, limit);
       return entries.map((e) => ({
         ...e,
-        receipt_url: e.salt ? `${deps.publicBaseUrl}/g/${e.public_id}/receipt#${telegramId}.${e.salt}` : null,
+        receipt_url: e.salt ? entrantReceiptUrl(deps.publicBaseUrl, e.public_id, telegramId, e.salt) : null,
       }));
     },
 
@@ -445,7 +445,7 @@ export function createGiveawayService(deps: Deps) {
         count: proof.count,
         round: Number(seal.round),
         roundAt: Number(seal.round_at),
-        receiptUrl: `${deps.publicBaseUrl}/g/${row.public_id}/receipt#${telegramId}.${entrant.salt}`,
+        receiptUrl: entrantReceiptUrl(deps.publicBaseUrl, row.public_id, telegramId, entrant.salt),
       };
     },
 

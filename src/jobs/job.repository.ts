@@ -52,6 +52,28 @@ function toJob(row: Selectable<JobsTable>): Job {
 }
 
 export function createJobRepository(db: Kysely<Database>) {
+  /** Records many promises at once (one statement per 500), each as `enqueue` would. */
+  async function enqueueMany(list: readonly NewJob[], trx?: Kysely<Database>): Promise<void> {
+    for (let i = 0; i < list.length; i += 500) {
+      await (trx ?? db)
+        .insertInto('jobs')
+        .values(
+          list.slice(i, i + 500).map((job) => ({
+            kind: job.kind,
+            key: job.key,
+            payload: JSON.stringify(job.payload ?? null),
+            run_at: job.runAt,
+            created_at: job.createdAt ?? Date.now(),
+            locked_until: null,
+            last_error: null,
+            done_at: null,
+          })),
+        )
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+    }
+  }
+
   return {
     /**
      * Records a promise of work. Given the caller's transaction, the job exists exactly when
@@ -59,43 +81,10 @@ export function createJobRepository(db: Kysely<Database>) {
      * taken, done or not, keeps its job: enqueueing is safe to repeat.
      */
     async enqueue(job: NewJob, trx?: Kysely<Database>): Promise<void> {
-      await (trx ?? db)
-        .insertInto('jobs')
-        .values({
-          kind: job.kind,
-          key: job.key,
-          payload: JSON.stringify(job.payload ?? null),
-          run_at: job.runAt,
-          created_at: job.createdAt ?? Date.now(),
-          locked_until: null,
-          last_error: null,
-          done_at: null,
-        })
-        .onConflict((oc) => oc.column('key').doNothing())
-        .execute();
+      await enqueueMany([job], trx);
     },
 
-    /** Records many promises at once (one statement per 500), each as `enqueue` would. */
-    async enqueueMany(list: readonly NewJob[], trx?: Kysely<Database>): Promise<void> {
-      for (let i = 0; i < list.length; i += 500) {
-        await (trx ?? db)
-          .insertInto('jobs')
-          .values(
-            list.slice(i, i + 500).map((job) => ({
-              kind: job.kind,
-              key: job.key,
-              payload: JSON.stringify(job.payload ?? null),
-              run_at: job.runAt,
-              created_at: job.createdAt ?? Date.now(),
-              locked_until: null,
-              last_error: null,
-              done_at: null,
-            })),
-          )
-          .onConflict((oc) => oc.column('key').doNothing())
-          .execute();
-      }
-    },
+    enqueueMany,
 
     /**
      * Takes up to `limit` due jobs that nobody holds, in one statement: each is leased until
