@@ -48,6 +48,13 @@ describe('languages: Russian by language_code, switched with /language', () => {
       .where('telegram_id', '=', user.id)
       .executeTakeFirst();
     assert.equal(stored?.language, 'ru');
+    const menu = h.fake.callsTo('setMyCommands').find((c) => c.params.scope?.chat_id === user.id);
+    assert.equal(
+      (menu?.params.commands as { command: string; description: string }[]).find((c) => c.command === 'my')
+        ?.description,
+      'Розыгрыши, в которых вы участвуете, и ваши квитанции',
+      'the chat’s own menu is in the chosen language',
+    );
   });
 
   test('the command menu is published in both languages', async () => {

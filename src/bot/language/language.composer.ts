@@ -1,9 +1,11 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import type { BotLogger } from '../bot-logger.ts';
 import { callbackData } from '../callback-data.ts';
+import { commandList } from '../commands.ts';
 import type { BotContext } from '../context.ts';
 import { isLanguage, type Language } from '../i18n.ts';
 import { safeAnswer, safeEdit, safeReply } from '../safe-reply.ts';
+import { describeTelegramError } from '../telegram-errors.ts';
 
 export const languageData = callbackData('lang', ['code']);
 const NAMES: Record<Language, string> = { en: 'English', ru: 'Русский' };
@@ -29,6 +31,10 @@ export function languageComposer(deps: {
     await ctx.i18n.renegotiateLocale();
     await safeAnswer(ctx, deps.log);
     await safeEdit(ctx, deps.log, ctx.t('language-set'));
+    // The command menu of this chat follows the choice (the default menus follow language_code).
+    await ctx.api
+      .setMyCommands(commandList(code), { scope: { type: 'chat', chat_id: ctx.from.id } })
+      .catch((error: unknown) => deps.log.warn(describeTelegramError(error), 'could not set the chat menu'));
   });
 
   return composer;
