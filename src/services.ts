@@ -16,6 +16,7 @@ import { createWitnessJob, type SubmitToWitness } from './log/witness-job.ts';
 import { createOperationRepository } from './randomness/operation.repository.ts';
 import { createRandomService } from './randomness/random.service.ts';
 import { createRandomnessFromConfig, type RandomnessTuning } from './randomness/randomness.setup.ts';
+import { createResultSigning } from './randomness/result-signing.ts';
 import type { Store } from './store/store.ts';
 import { createDeliveryRepository, DELIVERY_KIND } from './webhooks/delivery.repository.ts';
 import { createDeliveryHandler } from './webhooks/delivery-handler.ts';
@@ -63,12 +64,6 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     options.registry ?? new Registry(),
     options.randomness,
   );
-  const random = createRandomService({
-    cascade,
-    operations: createOperationRepository(store.db),
-    clock,
-    budgetMs: config.TYCHE_TIME_BUDGET_MS,
-  });
   const jobs = createJobRepository(store.db);
   const transparency = createLogService({
     db: store.db,
@@ -81,6 +76,14 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     ),
     clock,
     secret: config.TYCHE_SIGNING_KEY,
+  });
+  const operations = createOperationRepository(store.db);
+  const random = createRandomService({
+    cascade,
+    operations,
+    clock,
+    budgetMs: config.TYCHE_TIME_BUDGET_MS,
+    signing: createResultSigning({ db: store.db, operations, signer, clock }),
   });
   const drand = createDrandRounds({ url: config.DRAND_URL, chain: config.DRAND_CHAIN });
   const giveaways = createGiveawayService({

@@ -71,3 +71,16 @@ export function createCountedRecord(
     return counted.rows[0]?.count;
   };
 }
+
+/**
+ * The daily-limit count of one request inside a transaction the caller runs (a signed result,
+ * whose count, record, serial and stored response commit together). The new count, or undefined
+ * when the limit was reached.
+ */
+export function createCountInTransaction(db: Kysely<Database>) {
+  const count = prepareQuery(db, (slot) => countStatement(db, slot));
+  return async (meter: Meter, trx: Kysely<Database>): Promise<number | undefined> => {
+    const result = await count({ key_id: meter.keyId, day: meter.day, limit: meter.limit }, trx);
+    return result.rows[0]?.count;
+  };
+}

@@ -5,6 +5,7 @@ import { createChaChaStream } from './chacha-stream.ts';
 import type { Meter, OperationRepository, OperationRow } from './operation.repository.ts';
 import { newBaseId, operationIds } from './operation-ids.ts';
 import type { Material } from './pool.ts';
+import type { ResultSigning, Signed } from './result-signing.ts';
 import { choose, intInRangeWith, shuffle, uniformFrom } from './sampling.ts';
 import { deriveRequestSeed, SYSTEM_ENTROPY_BYTES } from './seed.ts';
 import { systemBytes } from './system-entropy.ts';
@@ -48,9 +49,11 @@ interface Deps {
   operations: OperationRepository;
   clock: Clock;
   budgetMs: number;
+  /** Signs results asked for with `signed=true` (CONTRACT §12); without it they are refused. */
+  signing?: ResultSigning | undefined;
 }
 
-export function createRandomService({ cascade, operations, clock, budgetMs }: Deps) {
+export function createRandomService({ cascade, operations, clock, budgetMs, signing }: Deps) {
   /** Material for one request from the cascade; 503 when nothing serves within the budget. */
   async function acquire(bytes = PRIVATE_BYTES_PER_OPERATION, operations = 1): Promise<Operation> {
     const [material] = await cascade.acquire(1, bytes, budgetMs, operations);
@@ -92,6 +95,29 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
     ctx.meter.accept(await operations.insertCounted(row(ctx, op, count), ctx.meter));
   }
 
+  /**
+   * Records the request and answers `response`, signed when asked: the signed path counts,
+   * records, numbers and keeps the result in one transaction of its own, while an unsigned
+   * request takes exactly the path it always took.
+   */
+  async function answer<T extends Record<string, unknown>>(
+    ctx: OperationContext,
+    op: Operation,
+    count: number,
+    response: T,
+    sign: boolean,
+  ): Promise<T | Signed<T>> {
+    if (!sign) {
+      await record(ctx, op, count);
+      return response;
+    }
+    if (!signing) throw new Error('signed results need a signing key (createRandomService without signing)');
+    const outcome = await signing.issue(row(ctx, op, count), ctx.meter, response);
+    if (ctx.meter) ctx.meter.accept(outcome.count);
+    // Without a meter the transaction always writes; with one, accept() refused an unwritten result.
+    return outcome.signed!;
+  }
+
   return {
     /** Single-operation requests for the draws, which record theirs in their own transaction. */
     async operate(count: number, bytes = PRIVATE_BYTES_PER_OPERATION): Promise<Operation[]> {
@@ -104,7 +130,7 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
       return ops.map((op) => row(ctx, op));
     },
 
-    async int(ctx: OperationContext, query: { min: number; max: number; count: number }) {
+    async int(ctx: OperationContext, query: { min: number; max: number; count: number }, sign = false) {
       const { min, max, count } = query;
       if (min >= max) {
         throw new AppError('invalid_parameter', 'min must be less than max', {
@@ -121,9 +147,8 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
       const uniform = uniformFrom(streamOf(op, count * 4 + 64));
       const numbers = new Array<number>(count);
       for (let i = 0; i < count; i++) numbers[i] = intInRangeWith(uniform, min, max);
-      await record(ctx, op, count);
       const ids = operationIds(op.requestId, count);
-      return {
+      const response = {
         numbers,
         count,
         range: { min, max },
@@ -131,9 +156,14 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
         request_id: ids[count - 1],
         qrng_request_ids: ids,
       };
+      return answer(ctx, op, count, response, sign);
     },
 
-    async choice(ctx: OperationContext, body: { items: unknown[]; count: number; unique: boolean }) {
+    async choice(
+      ctx: OperationContext,
+      body: { items: unknown[]; count: number; unique: boolean },
+      sign = false,
+    ) {
       const { items, count, unique } = body;
       if (unique && count > items.length) {
         throw new AppError(
@@ -151,35 +181,39 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
       }
       const op = await acquire();
       const chosen = choose(streamOf(op, LIST_CHUNK), items, count, unique);
-      await record(ctx, op);
-      return {
+      const response = {
         chosen,
         count,
         from_total: items.length,
         qrng_source: op.material.source,
         request_id: op.requestId,
       };
+      return answer(ctx, op, 1, response, sign);
     },
 
-    async shuffle(ctx: OperationContext, body: { items: unknown[] }) {
+    async shuffle(ctx: OperationContext, body: { items: unknown[] }, sign = false) {
       const op = await acquire();
       const shuffled = shuffle(streamOf(op, LIST_CHUNK), body.items);
-      await record(ctx, op);
-      return { shuffled, count: shuffled.length, qrng_source: op.material.source, request_id: op.requestId };
+      const response = {
+        shuffled,
+        count: shuffled.length,
+        qrng_source: op.material.source,
+        request_id: op.requestId,
+      };
+      return answer(ctx, op, 1, response, sign);
     },
 
     /**
      * Bytes are the request's keystream XOR fresh CSPRNG bytes: whatever the upstream
      * delivered, the output is never weaker than the operating system's entropy.
      */
-    async bytes(ctx: OperationContext, query: { n: number; format: 'hex' | 'base64' }) {
+    async bytes(ctx: OperationContext, query: { n: number; format: 'hex' | 'base64' }, sign = false) {
       const op = await acquire();
       const keystream = streamOf(op, query.n).read(query.n);
       const system = systemBytes(query.n);
       const out = Buffer.allocUnsafe(query.n);
       for (let i = 0; i < out.length; i++) out[i] = keystream[i] ^ system[i];
-      await record(ctx, op);
-      return {
+      const response = {
         bytes: out.toString(query.format),
         format: query.format,
         length: query.n,
@@ -187,11 +221,18 @@ export function createRandomService({ cascade, operations, clock, budgetMs }: De
         request_id: op.requestId,
         pool: 'crypto' as const,
       };
+      return answer(ctx, op, 1, response, sign);
     },
 
-    /** The record naming the operation `id`, with the operation's index in it. */
+    /**
+     * The record naming the operation `id`, with the operation's index in it and, for a signed
+     * result still kept, the complete signed response.
+     */
     async findOperation(id: string) {
-      return operations.find(id);
+      const found = await operations.find(id);
+      if (!found) return undefined;
+      const result = signing ? await signing.find(found.record.request_id) : undefined;
+      return { ...found, result };
     },
   };
 }

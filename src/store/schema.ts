@@ -35,6 +35,8 @@ export interface Database {
   excluded_entrants: ExcludedEntrantsTable;
   channel_posts: ChannelPostsTable;
   idempotency_keys: IdempotencyKeysTable;
+  result_serials: ResultSerialsTable;
+  signed_results: SignedResultsTable;
 }
 
 export interface AccountsTable {
@@ -336,4 +338,22 @@ export interface ChannelPostsTable {
   language: string;
   count_shown: Generated<number>;
   created_at: number;
+}
+
+/** The deployment's last signed-result serial and when it was issued (one row, id 1; migration 012). */
+export interface ResultSerialsTable {
+  id: number;
+  last_serial: number;
+  last_issued_at: number;
+}
+
+/** A signed random result, kept for GET /operations/{id} (CONTRACT §12). */
+export interface SignedResultsTable {
+  serial: number;
+  /** The base id of the request's operations record. */
+  request_id: string;
+  account_id: string;
+  issued_at: number;
+  /** JSON text of the response as sent, `signed` included. */
+  result: string;
 }

@@ -13,6 +13,7 @@ import { verifyCertificateFrom } from './verify-certificate-cli.ts';
 import { emit } from './verify-cli-output.ts';
 import { CannotCheck, EXIT_CANNOT_CHECK, loadJson, type Source, sourceOf, whereOf } from './verify-inputs.ts';
 import { verifyReceiptFrom } from './verify-receipt-cli.ts';
+import { verifyResultFrom } from './verify-result-cli.ts';
 
 export { EXIT_CANNOT_CHECK } from './verify-inputs.ts';
 export const EXIT_USAGE = 2;
@@ -25,6 +26,7 @@ export const VERIFY_OPTIONS = {
   beacon: { type: 'boolean' },
   relay: { type: 'string' },
   receipt: { type: 'string' },
+  result: { type: 'string' },
   'log-key': { type: 'string' },
   witness: { type: 'string', multiple: true },
   json: { type: 'boolean' },
@@ -37,6 +39,7 @@ export const verifyUsage = (first: string, again: string) =>
     '    [--entrants entrants.json] [--drand-chain info.json|URL] [--beacon [--relay URL]]',
     '    [--log-key VKEY] [--witness VKEY]... [--json]',
     `${again} --receipt RECEIPT_URL|RECEIPT.json [--keys URL|FILE] [--drand-chain info.json|URL] [--json]`,
+    `${again} --result RESULT.json|URL [--keys URL|FILE] [--json]`,
   ].join('\n');
 
 export const VERIFY_SUMMARY = `Re-check a draw independently, one line per check.
@@ -57,6 +60,12 @@ verdict says that the operator's randomness must be trusted.
 --receipt checks one entrant: a receipt URL (…/g/{id}/receipt#<telegram_id>.<salt>) or a saved
 receipt JSON — the signed ticket, the leaf, the proof against the signed seal, and once drawn
 whether that entrant won.
+
+--result checks a signed random result (a response of /api/v1/random/* asked with signed=true, or
+the document of GET /api/v1/operations/{id} that holds it as "result"): the SHA-256 of its canonical
+JSON, the Ed25519 signature under a published key, and that key's life at the result's issued_at.
+A valid signature proves who issued these values, under which serial and when; how they were drawn is
+the operator's word.
 
 A certificate or receipt read from its server is also checked against the server's transparency log: a fresh
 checkpoint signed by the log key (pinned on first use under $XDG_STATE_HOME/tyche, or --log-key VKEY)
@@ -107,6 +116,22 @@ export function parseVerifyArgs(argv: string[]): VerifyArgs & { help: boolean } 
 
 function checkUsage({ values, positionals }: VerifyArgs): void {
   if (values.relay !== undefined && !values.beacon) throw new UsageError('--relay goes with --beacon');
+  if (values.result !== undefined) {
+    if (positionals.length > 0 || values.receipt !== undefined)
+      throw new UsageError('--result takes the signed result, and nothing else');
+    for (const option of [
+      'participants',
+      'entrants',
+      'beacon',
+      'drand-chain',
+      'log-key',
+      'witness',
+    ] as const) {
+      if (values[option] !== undefined)
+        throw new UsageError(`--${option} checks a draw, not a signed result`);
+    }
+    return;
+  }
   if (values.receipt !== undefined) {
     if (positionals.length > 0) throw new UsageError('--receipt takes the receipt, and nothing else');
     for (const option of ['participants', 'entrants', 'beacon'] as const) {
@@ -145,9 +170,11 @@ export async function runVerify(args: VerifyArgs, io: VerifyIo, program: string)
       keysOption: values.keys as string | undefined,
     };
     const result =
-      values.receipt !== undefined
-        ? await verifyReceiptFrom(values.receipt as string, context)
-        : await verifyCertificateFrom(args.positionals[0], context);
+      values.result !== undefined
+        ? await verifyResultFrom(values.result as string, context)
+        : values.receipt !== undefined
+          ? await verifyReceiptFrom(values.receipt as string, context)
+          : await verifyCertificateFrom(args.positionals[0], context);
     return emit(result, io.out, values.json === true);
   } catch (error) {
     if (!(error instanceof CannotCheck)) throw error;

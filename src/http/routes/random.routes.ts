@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import type { OperationContext, RandomService } from '../../randomness/random.service.ts';
 import type { SourceName } from '../../randomness/source.ts';
@@ -15,6 +15,7 @@ import {
   OperationSchema,
   ShuffleBodySchema,
   ShuffleResponseSchema,
+  SignedQuerySchema,
 } from './random.schemas.ts';
 
 const RANDOM_ERRORS = [
@@ -67,7 +68,7 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
         response: { 200: IntResponseSchema, ...errorResponses([...RANDOM_ERRORS]) },
       },
     },
-    async (request) => random.int(operationContext(request), request.query),
+    async (request) => random.int(operationContext(request), request.query, request.query.signed),
   );
 
   app.post(
@@ -77,11 +78,12 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
       schema: {
         ...common,
         summary: 'Choose count elements of items, optionally at distinct positions',
+        querystring: SignedQuerySchema,
         body: ChoiceBodySchema,
         response: { 200: ChoiceResponseSchema, ...errorResponses([...BODY_ERRORS]) },
       },
     },
-    async (request) => random.choice(operationContext(request), request.body),
+    async (request) => random.choice(operationContext(request), request.body, request.query.signed),
   );
 
   app.post(
@@ -91,11 +93,12 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
       schema: {
         ...common,
         summary: 'Fisher–Yates shuffle of items',
+        querystring: SignedQuerySchema,
         body: ShuffleBodySchema,
         response: { 200: ShuffleResponseSchema, ...errorResponses([...BODY_ERRORS]) },
       },
     },
-    async (request) => random.shuffle(operationContext(request), request.body),
+    async (request) => random.shuffle(operationContext(request), request.body, request.query.signed),
   );
 
   app.get(
@@ -109,7 +112,7 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
         response: { 200: BytesResponseSchema, ...errorResponses([...RANDOM_ERRORS]) },
       },
     },
-    async (request) => random.bytes(operationContext(request), request.query),
+    async (request) => random.bytes(operationContext(request), request.query, request.query.signed),
   );
 
   app.get(
@@ -118,7 +121,7 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
       schema: {
         ...common,
         tags: ['support'],
-        summary: 'The record of one randomness operation of this account',
+        summary: 'The record of one randomness operation of this account, with its signed result',
         params: Type.Object({ request_id: Type.String() }),
         response: {
           200: OperationSchema,
@@ -130,7 +133,7 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
       const id = request.params.request_id;
       const found = await random.findOperation(id);
       if (!found) throw new AppError('not_found', `No operation has the id ${id}`);
-      const { record } = found;
+      const { record, result } = found;
       if (record.account_id !== request.principal!.accountId) {
         throw new AppError('forbidden', 'This operation belongs to another account');
       }
@@ -142,6 +145,7 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
         source_reference: record.source_reference,
         source_fetched_at: new Date(record.source_fetched_at).toISOString(),
         created_at: new Date(record.created_at).toISOString(),
+        ...(result ? { result: result as Static<typeof OperationSchema>['result'] } : {}),
       };
     },
   );

@@ -10,6 +10,7 @@ import * as logKeysAndWitnesses from './008-log-keys-and-witnesses.ts';
 import * as operationRecords from './009-operation-records.ts';
 import * as webhooksAndIdempotency from './010-webhooks-and-idempotency.ts';
 import * as botConsole from './011-bot-console.ts';
+import * as signedResults from './012-signed-results.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the order is reviewed in
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '009-operation-records': operationRecords,
   '010-webhooks-and-idempotency': webhooksAndIdempotency,
   '011-bot-console': botConsole,
+  '012-signed-results': signedResults,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,90 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.ts';
+import { sealCertificate } from '../giveaways/certificate-crypto.ts';
+import type { Signer } from '../giveaways/signer.ts';
+import { type SignedBlock, signedResultBody } from '../proof/signed-result.ts';
+import type { Database } from '../store/schema.ts';
+import { createCountInTransaction, type Meter, type RecordRow } from './counted-record.ts';
+import type { OperationRepository } from './operation.repository.ts';
+import { createSignedResultRepository } from './signed-result.repository.ts';
+
+/** CONTRACT §12: GET /operations/{id} returns a signed result for this long. */
+export const SIGNED_RESULT_KEPT_DAYS = 366;
+const KEPT_MS = SIGNED_RESULT_KEPT_DAYS * 86_400_000;
+/** Expired results are deleted by the process that signs, at most this often. */
+const PURGE_INTERVAL_MS = 60 * 60_000;
+
+export type Signed<T> = T & { signed: SignedBlock };
+
+interface Deps {
+  db: Kysely<Database>;
+  operations: OperationRepository;
+  signer: Pick<Signer, 'current'>;
+  clock: Clock;
+}
+
+/**
+ * Signs random results and keeps them. A signed request's count, operations record, serial and
+ * stored response commit in one transaction: a result is answered only once it can be retrieved,
+ * and a serial is never shown for a result that was not kept.
+ */
+export function createResultSigning({ db, operations, signer, clock }: Deps) {
+  const results = createSignedResultRepository(db);
+  const countIn = createCountInTransaction(db);
+  let lastPurge = 0;
+
+  /** Run by the signed request that finds it due (once an hour per process): one indexed delete. */
+  async function purge(now: number) {
+    if (now - lastPurge < PURGE_INTERVAL_MS) return;
+    lastPurge = now;
+    // A failed purge fails no request: the next signed result tries again.
+    await results.purgeBefore(now - KEPT_MS).catch(() => {
+      lastPurge = 0;
+    });
+  }
+
+  return {
+    /**
+     * Records the request (counting it with `meter` when given) and returns `response` signed.
+     * `count` is undefined, and nothing is written, when the daily limit was reached.
+     */
+    async issue<T extends Record<string, unknown>>(
+      record: RecordRow,
+      meter: Meter | undefined,
+      response: T,
+    ): Promise<{ count: number | undefined; signed?: Signed<T> }> {
+      // Loaded before the transaction: loading may write (a new key and its log entry).
+      const key = await signer.current();
+      const outcome = await db.transaction().execute(async (trx) => {
+        const count = meter ? await countIn(meter, trx) : undefined;
+        if (meter && count === undefined) return { count };
+        await operations.insertMany([record], trx);
+        const { serial, issuedAt } = await results.nextSerial(clock.now().getTime(), trx);
+        const issued = new Date(issuedAt).toISOString();
+        const { hash, signature } = sealCertificate(signedResultBody(response, serial, issued), key);
+        const signed = { ...response, signed: { serial, issued_at: issued, hash, signature } };
+        await results.insert(
+          {
+            serial,
+            requestId: record.request_id,
+            accountId: record.account_id,
+            issuedAt,
+            result: JSON.stringify(signed),
+          },
+          trx,
+        );
+        return { count, signed };
+      });
+      await purge(clock.now().getTime());
+      return outcome;
+    },
+
+    /** The signed response of the operations record `requestId` (its base id), while it is kept. */
+    async find(requestId: string): Promise<Record<string, unknown> | undefined> {
+      const stored = await results.find(requestId, clock.now().getTime() - KEPT_MS);
+      return stored ? (JSON.parse(stored.result) as Record<string, unknown>) : undefined;
+    },
+  };
+}
+
+export type ResultSigning = ReturnType<typeof createResultSigning>;
