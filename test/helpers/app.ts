@@ -8,6 +8,7 @@ import type { SubmitToWitness } from '../../src/log/witness-job.ts';
 import type { RandomnessTuning } from '../../src/randomness/randomness.setup.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { Store } from '../../src/store/store.ts';
+import { checkResponsesAgainstDocument } from './response-conformance.ts';
 import { type OpenedStore, storeTargets } from './stores.ts';
 
 export interface TestApp {
@@ -53,6 +54,7 @@ export async function startTestApp(
     submitToWitness: options.submitToWitness,
   });
   const app = await buildApp({ config, store: opened.store, metrics, ...services });
+  const conformance = checkResponsesAgainstDocument(app);
   options.routes?.(app);
   await app.ready();
   return {
@@ -64,6 +66,11 @@ export async function startTestApp(
     async close() {
       await app.close();
       await opened.cleanup();
+      if (conformance.violations.length > 0) {
+        throw new Error(
+          `answers the OpenAPI document does not describe:\n${conformance.violations.join('\n')}`,
+        );
+      }
     },
   };
 }

@@ -193,31 +193,4 @@ describe('HTTP core', () => {
       /tyche_http_request_duration_seconds_bucket\{le="0.005",route="\/healthz",method="GET"\} \d+/,
     );
   });
-
-  test('OpenAPI 3.1 document lists the routes and error responses from the code table', async () => {
-    const res = await t.app.inject({ url: '/api/v1/openapi.json' });
-    assert.equal(res.statusCode, 200);
-    const doc = res.json();
-    assert.equal(doc.openapi, '3.1.0');
-    const me = doc.paths['/api/v1/me'].get;
-    assert.ok(me.responses['200']);
-    assert.match(me.responses['401'].description, /unauthorized/);
-    assert.equal(me.responses['401'].content['application/json'].schema.properties.code.type, 'string');
-  });
-
-  test('/docs and /docs/errors render from local data and list every error code', async () => {
-    const docs = await t.app.inject({ url: '/docs' });
-    assert.equal(docs.statusCode, 200);
-    assert.match(docs.body, /GET \/api\/v1\/me/);
-    assert.doesNotMatch(docs.body, /https?:\/\/(cdn|unpkg|jsdelivr)/);
-    const errors = await t.app.inject({ url: '/docs/errors' });
-    for (const code of [
-      'invalid_parameter',
-      'invalid_type',
-      'daily_limit_exceeded',
-      'randomness_unavailable',
-    ]) {
-      assert.match(errors.body, new RegExp(`id="${code}"`));
-    }
-  });
 });

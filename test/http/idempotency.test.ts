@@ -264,8 +264,10 @@ test('the OpenAPI document gives every POST the Idempotency-Key header and its 4
     for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
       if (!path.startsWith('/api/v1/') || !item.post) continue;
       posts++;
-      const header = item.post.parameters.find((p: { in: string; name: string }) => p.in === 'header');
-      assert.equal(header?.name, 'idempotency-key', path);
+      const ref = item.post.parameters.find((p: { $ref?: string }) => p.$ref?.includes('/parameters/'));
+      const header = doc.components.parameters[ref?.$ref.split('/').pop()];
+      assert.equal(header?.in, 'header', path);
+      assert.equal(header.name, 'Idempotency-Key', path);
       assert.equal(header.schema.maxLength, 255, path);
       assert.match(item.post.responses['409'].description, /idempotency_key_in_progress/, path);
       assert.match(item.post.responses['422'].description, /idempotency_key_reused/, path);

@@ -6,9 +6,10 @@ import type { GiveawayService } from '../../giveaways/giveaway.service.ts';
 import { errorResponses, PROTECTED_ERRORS } from '../schemas.ts';
 import {
   CreateBodySchema,
+  CreatedGiveawaySchema,
   CsvQuerySchema,
-  DrawBodySchema,
   DrawResponseSchema,
+  EmptyBodySchema,
   EntrantParamsSchema,
   EntrantsQuerySchema,
   EntrantsResponseSchema,
@@ -17,8 +18,10 @@ import {
   ListResponseSchema,
   ParticipantsBodySchema,
   ParticipantsResponseSchema,
+  PendingDrawSchema,
   PublicIdParamsSchema,
   ReceiptSchema,
+  SealedGiveawaySchema,
 } from './giveaway.schemas.ts';
 import { operationContext } from './random.routes.ts';
 
@@ -44,6 +47,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
     {
       schema: {
         ...common,
+        operationId: 'listGiveaways',
         summary: "This account's giveaways, newest first",
         querystring: ListQuerySchema,
         response: { 200: ListResponseSchema, ...errorResponses(QUERY_ERRORS) },
@@ -57,9 +61,10 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
     {
       schema: {
         ...common,
+        operationId: 'createGiveaway',
         summary: 'Create a giveaway',
         body: CreateBodySchema,
-        response: { 201: GiveawaySchema, ...errorResponses(BODY_ERRORS) },
+        response: { 201: CreatedGiveawaySchema, ...errorResponses(BODY_ERRORS) },
       },
     },
     async (request, reply) => {
@@ -73,6 +78,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
     {
       schema: {
         ...common,
+        operationId: 'getGiveaway',
         summary: 'One giveaway, with its winners once drawn',
         params: PublicIdParamsSchema,
         response: { 200: GiveawaySchema, ...errorResponses([...PROTECTED_ERRORS, ...OWNED]) },
@@ -86,6 +92,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
     {
       schema: {
         ...common,
+        operationId: 'addParticipants',
         summary: 'Add participants (idempotent per telegram_id) while the giveaway is active',
         params: PublicIdParamsSchema,
         body: ParticipantsBodySchema,
@@ -104,19 +111,21 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
     {
       schema: {
         ...common,
+        operationId: 'drawGiveaway',
         summary: 'Draw the winners exactly once and issue the signed certificate',
         description:
           'Verifiable giveaways (tyche-draw-v2): seals the list if still active, then waits up to TYCHE_DRAW_WAIT_MS for the committed drand round; 200 when drawn in time, else 202 with the sealed giveaway, `Location` and `Retry-After` — the draw then completes by itself. A caller waiting while another process completes the draw gets the same certificate. Instant giveaways (tyche-draw-v1): drawn at once from the randomness cascade.',
         params: PublicIdParamsSchema,
-        body: DrawBodySchema,
+        body: EmptyBodySchema,
         response: {
           200: DrawResponseSchema,
-          202: GiveawaySchema,
+          202: PendingDrawSchema,
           ...errorResponses([
             ...BODY_ERRORS,
             ...OWNED,
             'already_drawn',
             'no_participants',
+            'checks_in_progress',
             'randomness_unavailable',
           ]),
         },
@@ -138,11 +147,12 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
     {
       schema: {
         ...common,
+        operationId: 'sealGiveaway',
         summary: 'Close entries now and commit to a future drand round (verifiable giveaways)',
         params: PublicIdParamsSchema,
-        body: DrawBodySchema,
+        body: EmptyBodySchema,
         response: {
-          200: GiveawaySchema,
+          200: SealedGiveawaySchema,
           ...errorResponses([
             ...BODY_ERRORS,
             ...OWNED,
@@ -150,6 +160,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
             'giveaway_sealed',
             'already_drawn',
             'no_participants',
+            'checks_in_progress',
             'randomness_unavailable',
           ]),
         },
@@ -163,6 +174,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
     {
       schema: {
         ...common,
+        operationId: 'listEntrants',
         summary: 'Every entrant with salt and leaf hash, in canonical order: enough to rebuild entrants_root',
         params: PublicIdParamsSchema,
         querystring: EntrantsQuerySchema,
@@ -177,6 +189,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
     {
       schema: {
         ...common,
+        operationId: 'getEntrantReceipt',
         summary: "An entrant's receipt: signed ticket and, once sealed, the inclusion proof",
         params: EntrantParamsSchema,
         response: { 200: ReceiptSchema, ...errorResponses([...PROTECTED_ERRORS, ...OWNED]) },
@@ -194,6 +207,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
     {
       schema: {
         ...common,
+        operationId: 'exportParticipantsCsv',
         summary: 'Participants report (CSV, streamed)',
         params: PublicIdParamsSchema,
         querystring: CsvQuerySchema,
@@ -201,7 +215,13 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
           // A stream, never serialized through a schema: this only documents the media type.
           200: {
             description: 'Header row, then one participant per line (RFC 4180)',
-            content: { 'text/csv': { schema: Type.Unknown({ type: 'string' }) } },
+            content: {
+              'text/csv': {
+                schema: Type.Unknown({ type: 'string' }),
+                example:
+                  'telegram_id,username,first_name,joined_at,is_winner\r\n123456789,alice,Alice,2026-05-01T08:17:14,false\r\n987654321,bob,,2026-05-01T08:17:14,true\r\n',
+              },
+            },
           },
           ...errorResponses([...QUERY_ERRORS, ...OWNED]),
         },

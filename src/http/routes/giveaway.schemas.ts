@@ -1,20 +1,32 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
+import {
+  CountSchema,
+  CursorQuerySchema,
+  DrawModeSchema,
+  GiveawayStatusSchema,
+  Hex32Schema,
+  NextCursorSchema,
+  Nullable,
+  NullableTextSchema,
+  NullableTimeSchema,
+  OperationIdSchema,
+  SignatureSchema,
+  SourceSchema,
+  TelegramIdSchema,
+  TimeSchema,
+} from '../schema-atoms.ts';
+import {
+  DRAW_V1_EXAMPLE,
+  DRAW_V2_EXAMPLE,
+  ENTRANTS_EXAMPLE,
+  GIVEAWAY_CREATED_EXAMPLE,
+  GIVEAWAY_DRAWN_EXAMPLE,
+  GIVEAWAY_SEALED_EXAMPLE,
+  GIVEAWAY_SUMMARY_EXAMPLE,
+  RECEIPT_EXAMPLE,
+} from '../schema-examples.ts';
 import { MultilineTextSchema, TextSchema, TrimmedTextSchema } from '../schemas.ts';
 
-const StatusSchema = Type.Union([Type.Literal('active'), Type.Literal('sealed'), Type.Literal('completed')], {
-  description:
-    '`active` accepts participants; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw',
-});
-const DrawModeSchema = Type.Union([Type.Literal('verifiable'), Type.Literal('instant')], {
-  description:
-    "`verifiable` (default): tyche-draw-v2, sealed list and a future drand round — nobody can steer it. `instant`: tyche-draw-v1, answered at once, but the operator's randomness must be trusted",
-});
-const Hex32Schema = Type.String({ pattern: '^[0-9a-f]{64}$' });
-const SignatureSchema = Type.Object({
-  alg: Type.Literal('Ed25519'),
-  kid: Type.String(),
-  value: Type.String(),
-});
 export const SealSchema = Type.Object(
   {
     type: Type.Literal('tyche-seal-v2'),
@@ -25,87 +37,111 @@ export const SealSchema = Type.Object(
       winners_count: Type.Integer(),
       reserve_count: Type.Integer(),
       owner: Type.String({ description: 'A stable public pseudonym of the owning account' }),
-      created_at: Type.String(),
+      created_at: TimeSchema(),
     }),
-    entrants: Type.Object({ count: Type.Integer(), root: Hex32Schema }),
-    sealed_at: Type.String(),
+    entrants: Type.Object({ count: CountSchema(), root: Hex32Schema() }),
+    sealed_at: TimeSchema(),
     beacon: Type.Object({
       network: Type.Literal('drand'),
-      chain_hash: Hex32Schema,
+      chain_hash: Hex32Schema(),
       after_round: Type.Integer(),
-      after_randomness: Hex32Schema,
+      after_randomness: Hex32Schema(),
       round: Type.Integer({
         description: 'The committed drand round: it did not exist when the seal was published',
       }),
-      round_at: Type.String(),
+      round_at: TimeSchema(),
     }),
-    hash: Hex32Schema,
+    hash: Hex32Schema(),
     signature: SignatureSchema,
   },
   { description: 'The signed seal (CONTRACT §7.3), byte for byte as published' },
 );
-const TimeSchema = Type.String({ format: 'date-time' });
-const NullableTime = Type.Union([TimeSchema, Type.Null()]);
-const NullableText = Type.Union([Type.String(), Type.Null()]);
-const SourceSchema = Type.Union([
-  Type.Literal('anu'),
-  Type.Literal('nist'),
-  Type.Literal('drand'),
-  Type.Literal('system'),
-]);
 
 export const PublicIdParamsSchema = Type.Object({
-  public_id: Type.String({ description: 'The giveaway public_id; an unknown id of any form is a 404' }),
+  public_id: Type.String({
+    description: 'The giveaway public_id; an unknown id of any form is a 404',
+    examples: ['mqkhDFKrFbRc'],
+  }),
 });
 
 export const ListQuerySchema = Type.Object({
-  status: Type.Optional(StatusSchema),
+  status: Type.Optional(GiveawayStatusSchema),
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-  cursor: Type.Optional(Type.String({ description: '`next_cursor` of the previous page' })),
+  cursor: Type.Optional(CursorQuerySchema),
 });
+export type ListQuery = Static<typeof ListQuerySchema>;
 
 export const GiveawaySummarySchema = Type.Object({
   public_id: Type.String(),
   title: Type.String(),
-  status: StatusSchema,
-  participants_count: Type.Integer(),
+  status: GiveawayStatusSchema,
+  participants_count: CountSchema(),
   winners_count: Type.Integer(),
-  description: NullableText,
-  created_at: TimeSchema,
-  drawn_at: NullableTime,
-  certificate_id: NullableText,
+  description: NullableTextSchema(),
+  created_at: TimeSchema(),
+  drawn_at: NullableTimeSchema(),
+  certificate_id: NullableTextSchema(),
 });
 
 const WinnerSchema = Type.Object({
-  username: Type.Union([Type.String(), Type.Null()], {
-    description: 'Without `@`; null when the participant has none',
-  }),
-  telegram_id: Type.Integer(),
+  username: Nullable(Type.String(), { description: 'Without `@`; null when the participant has none' }),
+  telegram_id: TelegramIdSchema(),
 });
 
-export const GiveawaySchema = Type.Object({
-  ...GiveawaySummarySchema.properties,
-  draw_mode: DrawModeSchema,
-  reserve_count: Type.Integer(),
-  ends_at: NullableTime,
-  public_url: Type.String({ description: 'The public page `/g/{public_id}`' }),
-  seal: Type.Optional(SealSchema),
-  seal_log_index: Type.Optional(
-    Type.Union([Type.Integer(), Type.Null()], { description: "The seal's entry in the transparency log" }),
-  ),
-  reserves: Type.Optional(Type.Array(WinnerSchema, { description: 'Reserve winners in order, once drawn' })),
-  join_url: Type.Optional(
-    Type.String({ description: 'Telegram link that joins the giveaway (when the bot runs)' }),
-  ),
-  verify_url: Type.Optional(Type.String({ description: 'Public certificate page, once drawn' })),
-  winners: Type.Optional(Type.Array(WinnerSchema, { description: 'In draw order, once drawn' })),
-});
+export const GiveawaySchema = Type.Object(
+  {
+    ...GiveawaySummarySchema.properties,
+    draw_mode: DrawModeSchema,
+    reserve_count: Type.Integer(),
+    ends_at: NullableTimeSchema(),
+    public_url: Type.String({ description: 'The public page `/g/{public_id}`' }),
+    seal: Type.Optional(SealSchema),
+    seal_log_index: Type.Optional(
+      Nullable(Type.Integer(), { description: "The seal's entry in the transparency log" }),
+    ),
+    reserves: Type.Optional(
+      Type.Array(WinnerSchema, { description: 'Reserve winners in order, once drawn' }),
+    ),
+    join_url: Type.Optional(
+      Type.String({ description: 'Telegram link that joins the giveaway (when the bot runs)' }),
+    ),
+    verify_url: Type.Optional(Type.String({ description: 'Public certificate page, once drawn' })),
+    winners: Type.Optional(Type.Array(WinnerSchema, { description: 'In draw order, once drawn' })),
+  },
+  { description: 'The giveaway', examples: [GIVEAWAY_DRAWN_EXAMPLE] },
+);
+export type GiveawayBody = Static<typeof GiveawaySchema>;
 
-export const ListResponseSchema = Type.Object({
-  giveaways: Type.Array(GiveawaySummarySchema),
-  total: Type.Integer({ description: 'All giveaways that match the filter, on every page' }),
-  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }),
-});
+/** The same giveaway, shown at the step of its life a response answers. */
+export const CreatedGiveawaySchema = {
+  ...GiveawaySchema,
+  description: 'Created; `Location` names it',
+  examples: [GIVEAWAY_CREATED_EXAMPLE],
+};
+export const SealedGiveawaySchema = {
+  ...GiveawaySchema,
+  description: 'Sealed: entries are closed and the list is committed to a future drand round',
+  examples: [GIVEAWAY_SEALED_EXAMPLE],
+};
+export const PendingDrawSchema = {
+  ...GiveawaySchema,
+  description:
+    'The committed drand round is not out yet: the giveaway is sealed, and the draw completes by itself when the round is published. Poll `Location` after `Retry-After` seconds.',
+  examples: [GIVEAWAY_SEALED_EXAMPLE],
+};
+
+export const ListResponseSchema = Type.Object(
+  {
+    giveaways: Type.Array(GiveawaySummarySchema),
+    total: CountSchema({ description: 'All giveaways that match the filter, on every page' }),
+    next_cursor: NextCursorSchema,
+  },
+  {
+    description: 'One page of giveaways, newest first',
+    examples: [{ giveaways: [GIVEAWAY_SUMMARY_EXAMPLE], total: 1, next_cursor: null }],
+  },
+);
+export type ListResponse = Static<typeof ListResponseSchema>;
 
 export const CreateBodySchema = Type.Object(
   {
@@ -121,12 +157,24 @@ export const CreateBodySchema = Type.Object(
     draw_mode: Type.Optional(DrawModeSchema),
     reserve_count: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, default: 0 })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        title: 'Spring giveaway',
+        winners_count: 1,
+        reserve_count: 1,
+        description: 'Three pairs of headphones',
+        ends_at: '2026-05-01T09:00:00Z',
+      },
+    ],
+  },
 );
+export type CreateBody = Static<typeof CreateBodySchema>;
 
 const ParticipantSchema = Type.Object(
   {
-    telegram_id: Type.Integer({ minimum: 1 }),
+    telegram_id: TelegramIdSchema(),
     username: Type.Optional(TextSchema({ maxLength: 256, description: 'A leading `@` is dropped' })),
     first_name: Type.Optional(TextSchema({ maxLength: 256 })),
   },
@@ -135,123 +183,143 @@ const ParticipantSchema = Type.Object(
 
 export const ParticipantsBodySchema = Type.Object(
   { participants: Type.Array(ParticipantSchema, { minItems: 1, maxItems: 10_000 }) },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        participants: [
+          { telegram_id: 123456789, username: '@alice', first_name: 'Alice' },
+          { telegram_id: 987654321, username: 'bob' },
+        ],
+      },
+    ],
+  },
 );
+export type ParticipantsBody = Static<typeof ParticipantsBodySchema>;
 
-export const ParticipantsResponseSchema = Type.Object({
-  added: Type.Integer(),
-  duplicates: Type.Integer({ description: 'Already joined, or repeated in this request' }),
-  participants_count: Type.Integer(),
-});
+export const ParticipantsResponseSchema = Type.Object(
+  {
+    added: CountSchema(),
+    duplicates: CountSchema({ description: 'Already joined, or repeated in this request' }),
+    participants_count: CountSchema(),
+  },
+  {
+    description: 'How many joined now; a telegram_id already in the list is counted as a duplicate',
+    examples: [{ added: 2, duplicates: 0, participants_count: 2 }],
+  },
+);
+export type ParticipantsResponse = Static<typeof ParticipantsResponseSchema>;
 
-export const DrawBodySchema = Type.Object({}, { additionalProperties: false });
+/** Draw and seal take no fields: the body may be omitted, or sent as `{}`. */
+export const EmptyBodySchema = Type.Object({}, { additionalProperties: false, examples: [{}] });
 
-const LogIndexSchema = Type.Union([Type.Integer(), Type.Null()], {
+const LogIndexSchema = Nullable(Type.Integer(), {
   description: 'The entry in the transparency log (`/log/entries`), beside the signed object',
 });
 
-const DrawV1ResponseSchema = Type.Object({
-  winners: Type.Array(WinnerSchema),
-  certificate_id: Type.String(),
-  verify_url: Type.String(),
-  qrng_source: SourceSchema,
-  request_id: Type.String({ format: 'uuid', description: 'The randomness operation of the draw' }),
-  participants_count: Type.Integer(),
-  participants_hash: Type.String(),
-  drawn_at: TimeSchema,
-  algorithm: Type.Literal('tyche-draw-v1'),
-  log_index: LogIndexSchema,
-});
+const DrawV1ResponseSchema = Type.Object(
+  {
+    winners: Type.Array(WinnerSchema),
+    certificate_id: Type.String(),
+    verify_url: Type.String(),
+    qrng_source: SourceSchema,
+    request_id: OperationIdSchema({ description: 'The randomness operation of the draw' }),
+    participants_count: CountSchema(),
+    participants_hash: Type.String(),
+    drawn_at: TimeSchema(),
+    algorithm: Type.Literal('tyche-draw-v1'),
+    log_index: LogIndexSchema,
+  },
+  { title: 'Instant draw (tyche-draw-v1)' },
+);
 
-const DrawV2ResponseSchema = Type.Object({
-  winners: Type.Array(WinnerSchema),
-  reserves: Type.Array(WinnerSchema),
-  certificate_id: Type.String(),
-  verify_url: Type.String(),
-  qrng_source: Type.Literal('drand'),
-  request_id: Type.String({ format: 'uuid', description: 'The operation record of the draw (source drand)' }),
-  participants_count: Type.Integer(),
-  seal: SealSchema,
-  drawn_at: TimeSchema,
-  algorithm: Type.Literal('tyche-draw-v2'),
-  log_index: LogIndexSchema,
-  seal_log_index: LogIndexSchema,
-});
+const DrawV2ResponseSchema = Type.Object(
+  {
+    winners: Type.Array(WinnerSchema),
+    reserves: Type.Array(WinnerSchema),
+    certificate_id: Type.String(),
+    verify_url: Type.String(),
+    qrng_source: Type.Literal('drand'),
+    request_id: OperationIdSchema({ description: 'The operation record of the draw (source drand)' }),
+    participants_count: CountSchema(),
+    seal: SealSchema,
+    drawn_at: TimeSchema(),
+    algorithm: Type.Literal('tyche-draw-v2'),
+    log_index: LogIndexSchema,
+    seal_log_index: LogIndexSchema,
+  },
+  { title: 'Verifiable draw (tyche-draw-v2)' },
+);
 
-export const DrawResponseSchema = Type.Union([DrawV2ResponseSchema, DrawV1ResponseSchema]);
+export const DrawResponseSchema = Type.Union([DrawV2ResponseSchema, DrawV1ResponseSchema], {
+  description: 'Drawn: the winners in draw order and the signed certificate',
+  examples: [DRAW_V2_EXAMPLE, DRAW_V1_EXAMPLE],
+});
+export type DrawResponse = Static<typeof DrawResponseSchema>;
 
 export const EntrantsQuerySchema = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 1000 }),
-  cursor: Type.Optional(Type.String({ description: '`next_cursor` of the previous page' })),
+  cursor: Type.Optional(CursorQuerySchema),
 });
 
-export const EntrantsResponseSchema = Type.Object({
-  entrants: Type.Array(
-    Type.Object({
-      telegram_id: Type.Integer(),
-      username: NullableText,
-      first_name: NullableText,
-      joined_at: TimeSchema,
-      salt: Type.String({ description: '16 bytes, hex' }),
-      leaf_hash: Hex32Schema,
-      index: Type.Union([Type.Integer(), Type.Null()], { description: 'Canonical index, once sealed' }),
-    }),
-    { description: 'In canonical order (ascending leaf_hash)' },
-  ),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
-});
+export const EntrantsResponseSchema = Type.Object(
+  {
+    entrants: Type.Array(
+      Type.Object({
+        telegram_id: TelegramIdSchema(),
+        username: NullableTextSchema(),
+        first_name: NullableTextSchema(),
+        joined_at: TimeSchema(),
+        salt: Type.String({ pattern: '^[0-9a-f]{32}$', description: '16 bytes, hex' }),
+        leaf_hash: Hex32Schema(),
+        index: Nullable(Type.Integer(), { description: 'Canonical index, once sealed' }),
+      }),
+      { description: 'In canonical order (ascending leaf_hash)' },
+    ),
+    next_cursor: NextCursorSchema,
+  },
+  { description: 'One page of entrants', examples: [ENTRANTS_EXAMPLE] },
+);
+export type EntrantsResponse = Static<typeof EntrantsResponseSchema>;
 
 export const EntrantParamsSchema = Type.Object({
-  public_id: Type.String(),
-  telegram_id: Type.String({ description: "The entrant's Telegram id" }),
+  public_id: PublicIdParamsSchema.properties.public_id,
+  telegram_id: Type.String({ description: "The entrant's Telegram id", examples: ['123456789'] }),
 });
 
-const TicketSchema = Type.Object({
-  type: Type.Literal('tyche-ticket-v2'),
-  giveaway: Type.String(),
-  leaf_hash: Hex32Schema,
-  joined_at: Type.String(),
-  hash: Hex32Schema,
-  signature: SignatureSchema,
-});
+export const TicketSchema = Type.Object(
+  {
+    type: Type.Literal('tyche-ticket-v2'),
+    giveaway: Type.String(),
+    leaf_hash: Hex32Schema(),
+    joined_at: TimeSchema(),
+    hash: Hex32Schema(),
+    signature: SignatureSchema,
+  },
+  { description: "The entrant's signed ticket (CONTRACT §7.2)" },
+);
 
-export const ReceiptSchema = Type.Object({
-  giveaway: Type.String(),
-  telegram_id: Type.Integer(),
-  salt: Type.String(),
-  leaf_hash: Hex32Schema,
-  receipt_url: Type.String(),
-  ticket: TicketSchema,
-  index: Type.Optional(Type.Integer()),
-  count: Type.Optional(Type.Integer()),
-  root: Type.Optional(Hex32Schema),
-  proof: Type.Optional(Type.Array(Hex32Schema)),
-  seal_id: Type.Optional(Type.String()),
-});
+export const ReceiptSchema = Type.Object(
+  {
+    giveaway: Type.String(),
+    telegram_id: TelegramIdSchema(),
+    salt: Type.String(),
+    leaf_hash: Hex32Schema(),
+    receipt_url: Type.String(),
+    ticket: TicketSchema,
+    index: Type.Optional(Type.Integer()),
+    count: Type.Optional(CountSchema()),
+    root: Type.Optional(Hex32Schema()),
+    proof: Type.Optional(Type.Array(Hex32Schema())),
+    seal_id: Type.Optional(Type.String()),
+  },
+  {
+    description: "The entrant's receipt; `index`, `count`, `root`, `proof` and `seal_id` once sealed",
+    examples: [RECEIPT_EXAMPLE],
+  },
+);
+export type Receipt = Static<typeof ReceiptSchema>;
 
 export const CsvQuerySchema = Type.Object({
   bom: Type.Boolean({ default: false, description: 'Prepend a UTF-8 BOM (for Excel)' }),
-});
-
-export const KeySetSchema = Type.Object({
-  keys: Type.Array(
-    Type.Object({
-      kty: Type.Literal('OKP'),
-      crv: Type.Literal('Ed25519'),
-      x: Type.String(),
-      kid: Type.String(),
-      alg: Type.Literal('EdDSA'),
-      use: Type.Literal('sig'),
-      created_at: TimeSchema,
-      retired_at: NullableTime,
-      log_indices: Type.Array(Type.Integer(), {
-        description: 'the log entries that announce and (once rotated out) retire the key',
-      }),
-    }),
-  ),
-  log: Type.Object({
-    origin: Type.String({ description: 'the log name, first line of its checkpoints' }),
-    key: Type.String({ description: 'the log key as a C2SP note verifier key' }),
-    kid: Type.String({ description: 'the id the log key signs key entries under' }),
-  }),
 });

@@ -1,18 +1,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { AppError } from '../../errors.ts';
+import { AppError, type ErrorCode } from '../../errors.ts';
 import type { LogService } from '../../log/log.service.ts';
 import { MAX_ENTRIES_PER_READ } from '../../log/transparency-log.ts';
 import { toBase64, toHex } from '../../proof/hex.ts';
 import { PUBLIC_READ } from '../public-cors.ts';
-import { errorResponses } from '../schemas.ts';
+import { errorResponses, NOT_MODIFIED } from '../schemas.ts';
+import {
+  CheckpointSchema,
+  ConsistencyQuerySchema,
+  ConsistencySchema,
+  EntriesQuerySchema,
+  EntriesSchema,
+  InclusionQuerySchema,
+  InclusionSchema,
+} from './log.schemas.ts';
 
 // Entries and proofs for a fixed size never change once the log has that size.
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-const Count = (description: string) =>
-  Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
-const HexList = Type.Array(Type.String({ description: '32-byte hash, lower-case hex' }));
-const errors = errorResponses(['invalid_parameter', 'missing_parameter', 'internal_error']);
+const PUBLIC_ERRORS: ErrorCode[] = ['rate_limited', 'internal_error', 'service_unavailable'];
+const errors = errorResponses([...PUBLIC_ERRORS, 'invalid_parameter', 'missing_parameter', 'invalid_type']);
+const proofResponses = { 304: NOT_MODIFIED, ...errors };
 
 /** A range the log does not have yet, or a reversed one: the caller's to fix. */
 async function inRange<T>(work: () => Promise<T>): Promise<T> {
@@ -32,10 +39,17 @@ export const logRoutes: FastifyPluginAsyncTypebox<{ log: LogService }> = async (
       config: PUBLIC_READ,
       schema: {
         tags: ['log'],
+        operationId: 'getLogCheckpoint',
         summary: "The log's newest checkpoint: a C2SP signed note with witnesses' cosignatures",
         description:
           "No key. `text/plain`: origin, tree size, base64 root hash, a blank line, then the log's signature and any timestamped cosignatures (c2sp.org/tlog-checkpoint, tlog-cosignature).",
-        response: { 200: Type.String(), ...errors },
+        response: {
+          200: {
+            description: 'The checkpoint (never cached: it changes with every entry)',
+            content: { 'text/plain': { schema: CheckpointSchema } },
+          },
+          ...errorResponses(PUBLIC_ERRORS),
+        },
       },
     },
     async (_request, reply) => {
@@ -50,21 +64,10 @@ export const logRoutes: FastifyPluginAsyncTypebox<{ log: LogService }> = async (
       config: PUBLIC_READ,
       schema: {
         tags: ['log'],
+        operationId: 'listLogEntries',
         summary: `Log entries [start, end), at most ${MAX_ENTRIES_PER_READ} a call`,
-        querystring: Type.Object({ start: Count('first index'), end: Count('index after the last') }),
-        response: {
-          200: Type.Object({
-            entries: Type.Array(
-              Type.Object({
-                index: Type.Integer(),
-                kind: Type.Union([Type.Literal('seal'), Type.Literal('certificate'), Type.Literal('key')]),
-                id: Type.String(),
-                leaf_data: Type.String({ description: 'base64 of the RFC 8785 bytes of the signed object' }),
-              }),
-            ),
-          }),
-          ...errors,
-        },
+        querystring: EntriesQuerySchema,
+        response: { 200: EntriesSchema, ...proofResponses },
       },
     },
     async (request, reply) => {
@@ -88,12 +91,10 @@ export const logRoutes: FastifyPluginAsyncTypebox<{ log: LogService }> = async (
       config: PUBLIC_READ,
       schema: {
         tags: ['log'],
+        operationId: 'getLogInclusionProof',
         summary: 'RFC 9162 inclusion proof of entry `index` in the tree of `size` entries',
-        querystring: Type.Object({ index: Count('the entry'), size: Count('the tree size, above index') }),
-        response: {
-          200: Type.Object({ index: Type.Integer(), size: Type.Integer(), proof: HexList }),
-          ...errors,
-        },
+        querystring: InclusionQuerySchema,
+        response: { 200: InclusionSchema, ...proofResponses },
       },
     },
     async (request, reply) => {
@@ -110,12 +111,10 @@ export const logRoutes: FastifyPluginAsyncTypebox<{ log: LogService }> = async (
       config: PUBLIC_READ,
       schema: {
         tags: ['log'],
+        operationId: 'getLogConsistencyProof',
         summary: 'RFC 9162 consistency proof between the trees of `first` and `second` entries',
-        querystring: Type.Object({ first: Count('the older size'), second: Count('the newer size') }),
-        response: {
-          200: Type.Object({ first: Type.Integer(), second: Type.Integer(), proof: HexList }),
-          ...errors,
-        },
+        querystring: ConsistencyQuerySchema,
+        response: { 200: ConsistencySchema, ...proofResponses },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { type Static, Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import type { OperationContext, RandomService } from '../../randomness/random.service.ts';
 import type { SourceName } from '../../randomness/source.ts';
@@ -12,6 +11,8 @@ import {
   ChoiceResponseSchema,
   IntQuerySchema,
   IntResponseSchema,
+  type Operation,
+  OperationParamsSchema,
   OperationSchema,
   ShuffleBodySchema,
   ShuffleResponseSchema,
@@ -63,6 +64,7 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
       config: counted,
       schema: {
         ...common,
+        operationId: 'getRandomIntegers',
         summary: 'Uniform random integers in [min, max], without modulo bias',
         querystring: IntQuerySchema,
         response: { 200: IntResponseSchema, ...errorResponses([...RANDOM_ERRORS]) },
@@ -77,6 +79,7 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
       config: counted,
       schema: {
         ...common,
+        operationId: 'chooseRandomItems',
         summary: 'Choose count elements of items, optionally at distinct positions',
         querystring: SignedQuerySchema,
         body: ChoiceBodySchema,
@@ -92,6 +95,7 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
       config: counted,
       schema: {
         ...common,
+        operationId: 'shuffleItems',
         summary: 'Fisher–Yates shuffle of items',
         querystring: SignedQuerySchema,
         body: ShuffleBodySchema,
@@ -107,6 +111,7 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
       config: counted,
       schema: {
         ...common,
+        operationId: 'getRandomBytes',
         summary: 'Random bytes from the system CSPRNG mixed with the external source',
         querystring: BytesQuerySchema,
         response: { 200: BytesResponseSchema, ...errorResponses([...RANDOM_ERRORS]) },
@@ -121,15 +126,16 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
       schema: {
         ...common,
         tags: ['support'],
+        operationId: 'getOperation',
         summary: 'The record of one randomness operation of this account, with its signed result',
-        params: Type.Object({ request_id: Type.String() }),
+        params: OperationParamsSchema,
         response: {
           200: OperationSchema,
           ...errorResponses([...PROTECTED_ERRORS, 'forbidden', 'not_found']),
         },
       },
     },
-    async (request) => {
+    async (request): Promise<Operation> => {
       const id = request.params.request_id;
       const found = await random.findOperation(id);
       if (!found) throw new AppError('not_found', `No operation has the id ${id}`);
@@ -145,7 +151,7 @@ export const randomRoutes: FastifyPluginAsyncTypebox<{ random: RandomService }> 
         source_reference: record.source_reference,
         source_fetched_at: new Date(record.source_fetched_at).toISOString(),
         created_at: new Date(record.created_at).toISOString(),
-        ...(result ? { result: result as Static<typeof OperationSchema>['result'] } : {}),
+        ...(result ? { result: result as Operation['result'] } : {}),
       };
     },
   );

@@ -36,6 +36,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
     {
       schema: {
         ...common,
+        operationId: 'createWebhook',
         summary: 'Add a webhook endpoint (its secret is shown only in this answer)',
         body: CreateWebhookBodySchema,
         response: {
@@ -55,6 +56,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
     {
       schema: {
         ...common,
+        operationId: 'listWebhooks',
         summary: "This account's webhook endpoints (without secrets)",
         response: { 200: WebhookListSchema, ...errorResponses(PROTECTED_ERRORS) },
       },
@@ -67,9 +69,13 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
     {
       schema: {
         ...common,
+        operationId: 'deleteWebhook',
         summary: 'Delete a webhook endpoint; its pending deliveries are cancelled',
         params: WebhookParamsSchema,
-        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(OWNED) },
+        response: {
+          204: Type.Null({ description: 'Deleted; its pending deliveries are cancelled' }),
+          ...errorResponses(OWNED),
+        },
       },
     },
     async (request, reply) => {
@@ -83,6 +89,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
     {
       schema: {
         ...common,
+        operationId: 'testWebhook',
         summary: 'Send a webhook.test event to this endpoint',
         params: WebhookParamsSchema,
         response: { 202: TestQueuedSchema, ...errorResponses(OWNED) },
@@ -97,6 +104,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
     {
       schema: {
         ...common,
+        operationId: 'listWebhookDeliveries',
         summary: 'The latest 100 delivery attempts to this endpoint, newest first',
         params: WebhookParamsSchema,
         response: { 200: AttemptsSchema, ...errorResponses(OWNED) },

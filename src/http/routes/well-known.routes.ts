@@ -4,7 +4,7 @@ import type { LogService } from '../../log/log.service.ts';
 import { KEYS_PATH } from '../../proof/keys-path.ts';
 import { PUBLIC_READ } from '../public-cors.ts';
 import { errorResponses } from '../schemas.ts';
-import { KeySetSchema } from './giveaway.schemas.ts';
+import { KeySetSchema } from './well-known.schemas.ts';
 
 export const wellKnownRoutes: FastifyPluginAsyncTypebox<{ signer: Signer; log: LogService }> = async (
   app,
@@ -22,6 +22,7 @@ export const wellKnownRoutes: FastifyPluginAsyncTypebox<{ signer: Signer; log: L
       config: PUBLIC_READ,
       schema: {
         tags: ['verify'],
+        operationId: 'getSigningKeys',
         summary: 'The Ed25519 public keys that sign certificates and seals (JWK set), and the log key',
         description:
           'No key. Each signing key names the log entries that announce (and retire) it in `log_indices`; verifiers take keys from those entries, checked against the log key they pinned. `log.key` is the log key as a C2SP note verifier key.',

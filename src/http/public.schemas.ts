@@ -1,0 +1,151 @@
+import { Type } from 'typebox';
+import { SealSchema, TicketSchema } from './routes/giveaway.schemas.ts';
+import {
+  CountSchema,
+  DrawModeSchema,
+  GiveawayStatusSchema,
+  Hex32Schema,
+  Nullable,
+  NullableTextSchema,
+  NullableTimeSchema,
+  SignatureSchema,
+  TelegramIdSchema,
+  TimeSchema,
+} from './schema-atoms.ts';
+import {
+  CERTIFICATE_V2_EXAMPLE,
+  INCLUSION_PROOF_EXAMPLE,
+  PUBLIC_GIVEAWAY_EXAMPLE,
+  TICKET_EXAMPLE,
+} from './schema-examples.ts';
+
+/**
+ * The JSON of the public, keyless routes (CONTRACT §3 "Public, no key"; §5.8 and §7 for the
+ * signed objects). Those routes send pre-serialized JSON, so these schemas document and test
+ * them rather than serialize them.
+ */
+
+const LogAnnotations = {
+  log_index: Nullable(Type.Integer(), {
+    description: "The certificate's entry in the transparency log; not part of the signed object",
+  }),
+};
+
+const CertificateV1Schema = Type.Object(
+  {
+    certificate_id: Type.String(),
+    algorithm: Type.Literal('tyche-draw-v1'),
+    public_id: Type.String(),
+    title: Type.String(),
+    winners_count: Type.Integer(),
+    participants_count: CountSchema(),
+    participants_hash: Hex32Schema(),
+    randomness: Type.Object({
+      source: Type.String(),
+      request_id: Type.String(),
+      bytes: Type.String(),
+      source_reference: Type.String(),
+      obtained_at: TimeSchema(),
+      beacon_value: Type.Optional(Type.String()),
+      system_entropy: Type.Optional(Type.String()),
+    }),
+    seed: Hex32Schema(),
+    winners: Type.Array(
+      Type.Object({
+        position: Type.Integer({ minimum: 1 }),
+        index: CountSchema(),
+        telegram_id: TelegramIdSchema(),
+        username: NullableTextSchema(),
+      }),
+    ),
+    drawn_at: TimeSchema(),
+    hash: Hex32Schema(),
+    signature: SignatureSchema,
+    ...LogAnnotations,
+  },
+  { title: 'tyche-draw-v1 certificate (CONTRACT §5.8)' },
+);
+
+const EntrantWinnerSchema = Type.Object({
+  position: Type.Integer({ minimum: 1, description: '1-based; positions after the winners are reserves' }),
+  index: CountSchema({ description: 'Index in canonical (ascending leaf_hash) order' }),
+  telegram_id: TelegramIdSchema(),
+  username: NullableTextSchema(),
+  salt: Type.String(),
+  leaf_hash: Hex32Schema(),
+  proof: Type.Array(Hex32Schema(), { description: 'RFC 9162 audit path, leaf to root' }),
+});
+
+const CertificateV2Schema = Type.Object(
+  {
+    certificate_id: Type.String(),
+    algorithm: Type.Literal('tyche-draw-v2'),
+    seal: SealSchema,
+    beacon: Type.Object({
+      network: Type.Literal('drand'),
+      chain_hash: Hex32Schema(),
+      round: Type.Integer(),
+      randomness: Hex32Schema(),
+      signature: Type.String({ description: "The drand round's BLS signature, hex" }),
+    }),
+    seed: Hex32Schema(),
+    winners: Type.Array(EntrantWinnerSchema),
+    reserves: Type.Array(EntrantWinnerSchema),
+    drawn_at: TimeSchema(),
+    hash: Hex32Schema(),
+    signature: SignatureSchema,
+    ...LogAnnotations,
+    seal_log_index: Type.Optional(Nullable(Type.Integer(), { description: "The seal's log entry" })),
+    seal_witness: Type.Optional(
+      Type.Object({ checkpoint: Type.String(), index: CountSchema(), proof: Type.Array(Hex32Schema()) }),
+    ),
+  },
+  { title: 'tyche-draw-v2 certificate (CONTRACT §7.5)' },
+);
+
+export const CertificateSchema = Type.Union([CertificateV2Schema, CertificateV1Schema], {
+  description: 'The signed certificate as stored, with its transparency-log annotations beside it',
+  examples: [CERTIFICATE_V2_EXAMPLE],
+});
+
+export const PublicGiveawaySchema = Type.Object(
+  {
+    public_id: Type.String(),
+    title: Type.String(),
+    description: NullableTextSchema(),
+    status: GiveawayStatusSchema,
+    draw_mode: DrawModeSchema,
+    algorithm: Type.Union([Type.Literal('tyche-draw-v2'), Type.Literal('tyche-draw-v1')]),
+    entrants_count: CountSchema(),
+    winners_count: Type.Integer(),
+    reserve_count: Type.Integer(),
+    created_at: TimeSchema(),
+    ends_at: NullableTimeSchema(),
+    seal: Nullable(SealSchema),
+    log_index: Nullable(Type.Integer(), { description: "The seal's log entry; null before the seal" }),
+    certificate_id: NullableTextSchema(),
+    certificate_log_index: Nullable(Type.Integer()),
+    verify_url: NullableTextSchema(),
+    receipt_url: Type.String(),
+    drand: Type.Object({ chain_hash: Type.String(), relay: Type.String() }),
+    conditions: Type.Array(Type.Object({ channel: Type.String() }), {
+      description: 'Channels an entrant must be a member of, checked at join and again before the seal',
+    }),
+    excluded: Type.Array(Type.Object({ reason: Type.String(), count: CountSchema() }), {
+      description: 'Entrants taken out of the list at the seal, per reason',
+    }),
+  },
+  { description: 'What anyone may see of a giveaway', examples: [PUBLIC_GIVEAWAY_EXAMPLE] },
+);
+
+export const InclusionProofSchema = Type.Object(
+  {
+    index: CountSchema(),
+    count: CountSchema(),
+    root: Hex32Schema(),
+    proof: Type.Array(Hex32Schema()),
+  },
+  { description: "The entrant's place in the sealed list", examples: [INCLUSION_PROOF_EXAMPLE] },
+);
+
+export const PublicTicketSchema = { ...TicketSchema, examples: [TICKET_EXAMPLE] };
