@@ -48,3 +48,22 @@ export function layout(options: { title: string; body: Html; style?: string; hea
 /** Pages carry no third-party content: scripts only from this origin, styles inline. */
 export const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/**
+ * The API reference page: its one inline script (by hash) and the reference UI's script from
+ * this origin; the UI injects its own styles and small images. Try-it-out may call the API at
+ * PUBLIC_BASE_URL, which is this origin unless the server sits behind another address.
+ */
+export function referenceCsp(scriptHashes: string[], apiOrigin: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'self' ${scriptHashes.join(' ')}`.trim(),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self' ${apiOrigin}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}

@@ -1,47 +1,65 @@
-import type { FastifyPluginAsync } from 'fastify';
+import { createHash } from 'node:crypto';
+import scalarReference from '@scalar/fastify-api-reference';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { ERROR_CODES } from '../../errors.ts';
-import { type Html, html, layout, PAGE_CSP } from '../html.ts';
+import { html, layout, PAGE_CSP, referenceCsp } from '../html.ts';
+import { OPENAPI_PATH } from '../openapi.ts';
 
-interface Operation {
-  summary?: string;
-  description?: string;
-  parameters?: {
-    name: string;
-    in: string;
-    required?: boolean;
-    schema?: Record<string, unknown>;
-    description?: string;
-  }[];
-  requestBody?: unknown;
-  responses?: Record<string, { description?: string }>;
-}
+export const DOCS_PATH = '/docs';
+/** The reference UI's script, served from this package's copy: no CDN. */
+export const REFERENCE_SCRIPT_PATH = `${DOCS_PATH}/js/scalar.js`;
 
-/** The reference pages are rendered on the server from the OpenAPI document: no CDN, no script. */
-export const docsRoutes: FastifyPluginAsync<{ config: Config }> = async (app) => {
-  app.get('/docs', { schema: { hide: true } }, async (_request, reply) => {
-    const spec = app.swagger() as { paths?: Record<string, Record<string, Operation>> };
-    const sections = Object.entries(spec.paths ?? {}).flatMap(([path, methods]) =>
-      Object.entries(methods).map(([method, op]) => renderOperation(method, path, op)),
-    );
-    const body = html`<h1>Tyche API reference</h1>
-<p>Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI 3.1).
-Errors: <a href="/docs/errors">every error code</a>. Draws: <a href="/docs/draw-algorithm">the tyche-draw-v2 and tyche-draw-v1 algorithms</a>. Authenticate with <code>Authorization: Bearer &lt;key&gt;</code>.</p>
-${sections}`;
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('content-security-policy', PAGE_CSP)
-      .send(layout({ title: 'Tyche API reference', body }));
+/**
+ * The API reference at /docs: Scalar's reference UI, its script served by the server itself,
+ * reading /api/v1/openapi.json, with try-it-out sending requests straight to this server
+ * (never through a proxy) and nothing loaded from elsewhere. The error table keeps its own
+ * server-rendered page, which the reference and every problem's `type` link to.
+ */
+export const docsRoutes: FastifyPluginAsync<{ config: Config }> = async (app, { config }) => {
+  const apiOrigin = new URL(config.publicBaseUrl).origin;
+
+  await app.register(scalarReference, {
+    routePrefix: DOCS_PATH,
+    logLevel: 'warn',
+    configuration: {
+      pageTitle: 'Tyche API reference',
+      url: OPENAPI_PATH,
+      // Defaults that would reach third parties: fonts from Scalar's CDN, telemetry, and a
+      // request proxy that would see every key sent from try-it-out.
+      withDefaultFonts: false,
+      telemetry: false,
+      proxyUrl: '',
+      hideClientButton: true,
+      authentication: { preferredSecurityScheme: 'bearer' },
+      documentDownloadType: 'json',
+      defaultOpenAllTags: false,
+      showDeveloperTools: 'never',
+      mcp: { disabled: true },
+      agent: { disabled: true },
+    },
   });
 
-  app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) => {
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
+    const route = request.routeOptions.url;
+    if (route === `${DOCS_PATH}/` && typeof payload === 'string') {
+      reply.header('content-security-policy', referenceCsp(inlineScriptHashes(payload), apiOrigin));
+      reply.header('cache-control', 'no-cache');
+    } else if (route === REFERENCE_SCRIPT_PATH) {
+      reply.header('cache-control', 'public, max-age=3600');
+      reply.header('x-content-type-options', 'nosniff');
+    }
+    return payload;
+  });
+
+  app.get(`${DOCS_PATH}/errors`, { schema: { hide: true } }, async (_request, reply) => {
     const rows = Object.entries(ERROR_CODES).map(
       ([code, entry]) =>
         html`<tr id="${code}"><td><code>${code}</code></td><td>${entry.status}</td><td>${entry.title}</td><td>${entry.help}</td></tr>`,
     );
     const body = html`<h1>Error codes</h1>
 <p>Every error is an RFC 9457 problem (<code>application/problem+json</code>) whose <code>type</code> links to its row here,
-and whose <code>request_id</code> is the response's <code>X-Request-ID</code>.</p>
+and whose <code>request_id</code> is the response's <code>X-Request-ID</code>. The <a href="${DOCS_PATH}/">API reference</a> lists which codes each operation answers.</p>
 <table><thead><tr><th>code</th><th>status</th><th>title</th><th>meaning</th></tr></thead><tbody>${rows}</tbody></table>`;
     return reply
       .type('text/html; charset=utf-8')
@@ -50,19 +68,9 @@ and whose <code>request_id</code> is the response's <code>X-Request-ID</code>.</
   });
 };
 
-function renderOperation(method: string, path: string, op: Operation): Html {
-  const params = (op.parameters ?? []).map(
-    (p) =>
-      html`<tr><td><code>${p.name}</code></td><td>${p.in}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${JSON.stringify(p.schema ?? {})}</code></td></tr>`,
+/** The CSP source of each inline script of a page: its SHA-256, so only those scripts run. */
+export function inlineScriptHashes(page: string): string[] {
+  return [...page.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (match) => `'sha256-${createHash('sha256').update(match[1]).digest('base64')}'`,
   );
-  const responses = Object.entries(op.responses ?? {}).map(
-    ([status, r]) => html`<tr><td>${status}</td><td>${r.description ?? ''}</td></tr>`,
-  );
-  const body = op.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined;
-  const bodySchema = body?.content?.['application/json']?.schema;
-  return html`<section><h2><code>${method.toUpperCase()} ${path}</code></h2>
-<p>${op.summary ?? ''}</p>${op.description ? html`<p>${op.description}</p>` : ''}
-${params.length ? html`<table><thead><tr><th>parameter</th><th>in</th><th>required</th><th>schema</th></tr></thead><tbody>${params}</tbody></table>` : ''}
-${bodySchema ? html`<p>Body:</p><pre>${JSON.stringify(bodySchema, null, 2)}</pre>` : ''}
-<table><thead><tr><th>status</th><th>meaning</th></tr></thead><tbody>${responses}</tbody></table></section>`;
 }
