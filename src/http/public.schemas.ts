@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { SealSchema, TicketSchema } from './routes/giveaway.schemas.ts';
+import { SealSchema, TicketSchema } from './routes/signed-objects.schemas.ts';
 import {
   CountSchema,
   DrawModeSchema,

@@ -10,7 +10,6 @@ import {
   NullableTextSchema,
   NullableTimeSchema,
   OperationIdSchema,
-  SignatureSchema,
   SourceSchema,
   TelegramIdSchema,
   TimeSchema,
@@ -26,36 +25,7 @@ import {
   RECEIPT_EXAMPLE,
 } from '../schema-examples.ts';
 import { MultilineTextSchema, TextSchema, TrimmedTextSchema } from '../schemas.ts';
-
-export const SealSchema = Type.Object(
-  {
-    type: Type.Literal('tyche-seal-v2'),
-    seal_id: Type.String(),
-    giveaway: Type.Object({
-      public_id: Type.String(),
-      title: Type.String(),
-      winners_count: Type.Integer(),
-      reserve_count: Type.Integer(),
-      owner: Type.String({ description: 'A stable public pseudonym of the owning account' }),
-      created_at: TimeSchema(),
-    }),
-    entrants: Type.Object({ count: CountSchema(), root: Hex32Schema() }),
-    sealed_at: TimeSchema(),
-    beacon: Type.Object({
-      network: Type.Literal('drand'),
-      chain_hash: Hex32Schema(),
-      after_round: Type.Integer(),
-      after_randomness: Hex32Schema(),
-      round: Type.Integer({
-        description: 'The committed drand round: it did not exist when the seal was published',
-      }),
-      round_at: TimeSchema(),
-    }),
-    hash: Hex32Schema(),
-    signature: SignatureSchema,
-  },
-  { description: 'The signed seal (CONTRACT §7.3), byte for byte as published' },
-);
+import { SealSchema, TicketSchema } from './signed-objects.schemas.ts';
 
 export const PublicIdParamsSchema = Type.Object({
   public_id: Type.String({
@@ -286,18 +256,6 @@ export const EntrantParamsSchema = Type.Object({
   public_id: PublicIdParamsSchema.properties.public_id,
   telegram_id: Type.String({ description: "The entrant's Telegram id", examples: ['123456789'] }),
 });
-
-export const TicketSchema = Type.Object(
-  {
-    type: Type.Literal('tyche-ticket-v2'),
-    giveaway: Type.String(),
-    leaf_hash: Hex32Schema(),
-    joined_at: TimeSchema(),
-    hash: Hex32Schema(),
-    signature: SignatureSchema,
-  },
-  { description: "The entrant's signed ticket (CONTRACT §7.2)" },
-);
 
 export const ReceiptSchema = Type.Object(
   {
