@@ -22,6 +22,13 @@ const BODY_ERRORS: ErrorCode[] = [
   'unsupported_media_type',
 ];
 const OWNED: ErrorCode[] = [...PROTECTED_ERRORS, 'forbidden', 'not_found'];
+// A request that carries a body has it read, and refused, even where the route takes none.
+const OWNED_WITH_BODY: ErrorCode[] = [
+  ...OWNED,
+  'invalid_json',
+  'payload_too_large',
+  'unsupported_media_type',
+];
 
 /** CONTRACT §9: an account's webhook endpoints. */
 export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService }> = async (
@@ -74,7 +81,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
         params: WebhookParamsSchema,
         response: {
           204: Type.Null({ description: 'Deleted; its pending deliveries are cancelled' }),
-          ...errorResponses(OWNED),
+          ...errorResponses(OWNED_WITH_BODY),
         },
       },
     },
@@ -92,7 +99,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
         operationId: 'testWebhook',
         summary: 'Send a webhook.test event to this endpoint',
         params: WebhookParamsSchema,
-        response: { 202: TestQueuedSchema, ...errorResponses(OWNED) },
+        response: { 202: TestQueuedSchema, ...errorResponses(OWNED_WITH_BODY) },
       },
     },
     async (request, reply) =>
