@@ -49,9 +49,10 @@ describe('languages: Russian by language_code, switched with /language', () => {
       .executeTakeFirst();
     assert.equal(stored?.language, 'ru');
     const menu = h.fake.callsTo('setMyCommands').find((c) => c.params.scope?.chat_id === user.id);
+    assert.ok(menu, 'the chat got a menu of its own');
+    const commands = menu.params.commands as { command: string; description: string }[];
     assert.equal(
-      (menu?.params.commands as { command: string; description: string }[]).find((c) => c.command === 'my')
-        ?.description,
+      commands.find((c) => c.command === 'my')?.description,
       'Розыгрыши, в которых вы участвуете, и ваши квитанции',
       'the chat’s own menu is in the chosen language',
     );

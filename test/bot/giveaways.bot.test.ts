@@ -78,7 +78,11 @@ for (const target of await storeTargets()) {
       assert.ok(rows.every((r) => Number(r.joined_at) > 0));
       const giveaway = await h.services.giveaways.get(owner.accountId, id);
       assert.equal(giveaway.participants_count, 2);
-      assert.equal(giveaway.join_url, `https://t.me/tyche_test_bot?start=g_${id}`, 'the bot sets the join URL');
+      assert.equal(
+        giveaway.join_url,
+        `https://t.me/tyche_test_bot?start=g_${id}`,
+        'the bot sets the join URL',
+      );
     });
 
     test('winners who started the bot are told; button-only joiners cannot be and are not', async () => {
