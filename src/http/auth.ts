@@ -1,12 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasBusinessAccess } from '../accounts/account.repository.ts';
 import type { AccountService, Principal } from '../accounts/account.service.ts';
-import {
-  type Meter,
-  type QuotaService,
-  type QuotaTicket,
-  rateLimitHeaders,
-} from '../accounts/quota.service.ts';
+import type { Meter, QuotaService, QuotaTicket } from '../accounts/quota.service.ts';
 import { AppError } from '../errors.ts';
 import type { Idempotency } from './idempotency.ts';
 

@@ -3,7 +3,7 @@ import type { KeyedPlace } from '../config.ts';
 import type { Job, JobOutcome } from '../jobs/job-runner.ts';
 import { backoffMs } from '../jobs/job-runner.ts';
 import { verifyCosignature } from '../proof/cosignature.ts';
-import { formatSignatureLine, type NoteSignature, type VerifierKey } from '../proof/note.ts';
+import { formatSignatureLine } from '../proof/note.ts';
 import type { LogService } from './log.service.ts';
 import type { WitnessAnswer, WitnessRequest } from './witness-client.ts';
 
