@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { joinUrlFor } from './bot/join/join-link.ts';
 import { createTelegram, fetchBotInfo } from './bot/telegram.setup.ts';
 import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
@@ -41,12 +40,11 @@ export async function startServer(config: Config, logger = createLogger(config))
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
     for (const warning of warnings) logger.warn(warning);
     const metrics = createMetrics({ defaults: true });
-    // Before the services: every giveaway's join_url needs the bot's username.
+    // Telegram is asked first: a refused token fails start-up before anything else runs.
     const botInfo = config.TELEGRAM_BOT_TOKEN ? await fetchBotInfo(config) : undefined;
     const services = createServices(config, store, {
       registry: metrics.registry,
       randomness: { log: (source, error) => logger.warn({ source, err: error }, 'randomness source failed') },
-      joinUrl: botInfo ? joinUrlFor(botInfo.username) : undefined,
       reportError: (error) => logger.error({ err: error }, 'a draw listener failed'),
       log: logger.child({ component: 'giveaways' }),
     });

@@ -63,15 +63,7 @@ export interface BotGiveaways {
 /** The console's side of the service (/new, /giveaways, /draw, /my, posts and receipts). */
 export type ConsoleGiveaways = Pick<
   GiveawayService,
-  | 'create'
-  | 'list'
-  | 'closeNow'
-  | 'entriesOf'
-  | 'sealedEntry'
-  | 'byId'
-  | 'conditionsOf'
-  | 'setMembership'
-  | 'setJoinUrl'
+  'create' | 'list' | 'closeNow' | 'entriesOf' | 'sealedEntry' | 'byId' | 'setMembership' | 'setJoinUrl'
 >;
 
 export type { ChannelCondition, MembershipCheck };

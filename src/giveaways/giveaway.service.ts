@@ -6,14 +6,13 @@ import type { Seal } from '../proof/v2-types.ts';
 import type { OperationContext, RandomService } from '../randomness/random.service.ts';
 import type { Database } from '../store/schema.ts';
 import { channelPostJob } from './bot-jobs.ts';
-import type { ChannelCondition } from './condition.repository.ts';
-import { createConditionChecks, type MembershipCheck } from './condition-check.ts';
+import { createConditionChecks } from './condition-check.ts';
 import { participantCsvLines } from './csv-lines.ts';
 import type { DrandRounds } from './drand-rounds.ts';
-import { type Entry, entriesOf } from './entrant-entries.ts';
 import { createEntrantReceipts, entrantReceiptUrl } from './entrant-receipts.ts';
 import type { GiveawayRow } from './giveaway.repository.ts';
-import { type AnyCertificate, type Giveaway, giveawayOf, verifyUrlOf } from './giveaway.views.ts';
+import { type AnyCertificate, type Giveaway, giveawayOf } from './giveaway.views.ts';
+import { type BotGiveawayOptions, ConditionNotMet, createGiveawayConsole } from './giveaway-console.ts';
 import { type ListPage, type ListQuery, listPage } from './giveaway-cursor.ts';
 import { createDrawer, type DrawnEvent } from './giveaway-draw.ts';
 import { createSealedDrawer } from './giveaway-draw-v2.ts';
@@ -29,6 +28,7 @@ import type { Signer } from './signer.ts';
 import { createVerifiableDraws, type SealJobPayload } from './verifiable-draw.ts';
 
 export { CSV_PAGE_ROWS } from './csv-lines.ts';
+export { type BotGiveawayOptions, type CloseOutcome, ConditionNotMet } from './giveaway-console.ts';
 export type { DrawnEvent } from './giveaway-draw.ts';
 export type { AnyDrawResponse, DrawOutcome, DrawResponseV2 } from './giveaway-draw-views.ts';
 export { TITLE_MAX } from './giveaway-input.ts';
@@ -71,32 +71,6 @@ export interface JoinResult {
   /** The entrant's receipt page (CONTRACT §7.8), with their id and salt in the fragment. */
   receiptUrl: string | undefined;
 }
-
-/** A join refused because the user is not in a channel the giveaway requires; nothing was stored. */
-export class ConditionNotMet extends Error {
-  override name = 'ConditionNotMet';
-  readonly channel: ChannelCondition;
-  readonly giveaway: { public_id: string; title: string };
-  constructor(channel: ChannelCondition, giveaway: { public_id: string; title: string }) {
-    super(`not a member of ${channel.label}`);
-    this.channel = channel;
-    this.giveaway = giveaway;
-  }
-}
-
-/** What a giveaway created from the bot carries beyond the API's fields (CONTRACT §11). */
-export interface BotGiveawayOptions {
-  conditions: ChannelCondition[];
-  joinChallenge: boolean;
-  /** The channel the giveaway's post (with its Join button) goes to, and the post's language. */
-  post: { chatId: number; language: string };
-}
-
-/** What `/draw` did: sealed now, sealing after the channel checks, or already past that. */
-export type CloseOutcome =
-  | { kind: 'sealed'; title: string; count: number; round: number; roundAt: number }
-  | { kind: 'checking'; title: string }
-  | { kind: 'drawn'; title: string; verifyUrl: string };
 
 const notFound = () => new AppError('not_found', 'No giveaway has this id');
 const completed = () =>
@@ -248,7 +222,30 @@ export function createGiveawayService(deps: Deps) {
     }
   }
 
+  const forTheBot = createGiveawayConsole({
+    db,
+    publicBaseUrl: deps.publicBaseUrl,
+    giveaways,
+    participants,
+    seals,
+    conditions,
+    checks,
+    receipts,
+    find,
+    owned,
+    closed,
+    drawInstant: async (ctx, row) => {
+      const { response, event } = await draw(ctx, row);
+      notify(event);
+      return response.certificate_id;
+    },
+    seal: sealer,
+    sealSoon,
+  });
+
   return {
+    ...forTheBot,
+
     list: (accountId: string, query: ListQuery): Promise<ListPage> => listPage(giveaways, accountId, query),
 
     async create(accountId: string, input: NewGiveawayInput, bot?: BotGiveawayOptions): Promise<Giveaway> {
@@ -292,13 +289,6 @@ export function createGiveawayService(deps: Deps) {
         return inserted;
       });
       return full(row);
-    },
-
-    /** What a join through the bot asks first: whether the giveaway is open and wants a challenge. */
-    async gate(publicId: string) {
-      const row = await find(publicId);
-      if (row.status !== 'active') throw closed(row.status);
-      return { title: row.title, challenge: Number(row.join_challenge) === 1 };
     },
 
     async get(accountId: string, publicId: string): Promise<Giveaway> {
@@ -380,90 +370,6 @@ export function createGiveawayService(deps: Deps) {
     async receipt(accountId: string, publicId: string, telegramId: number) {
       return receipts.receipt(await owned(accountId, publicId), telegramId);
     },
-
-    /**
-     * The bot's `/draw`: seals the owner's giveaway now (the draw follows at its committed round,
-     * by the draw job), or, when channel conditions must be checked first, makes the seal job
-     * due now. An instant giveaway is drawn at once.
-     */
-    async closeNow(ctx: OperationContext, publicId: string): Promise<CloseOutcome> {
-      const row = await owned(ctx.accountId, publicId);
-      const title = row.title;
-      if (row.status === 'completed' && row.certificate_id) {
-        return { kind: 'drawn', title, verifyUrl: verifyUrlOf(deps.publicBaseUrl, row.certificate_id) };
-      }
-      if (row.draw_mode !== 'verifiable') {
-        const { response, event } = await draw(ctx, row);
-        notify(event);
-        return { kind: 'drawn', title, verifyUrl: verifyUrlOf(deps.publicBaseUrl, response.certificate_id) };
-      }
-      if (row.status === 'active' && Number(row.participants_count) === 0) {
-        throw new AppError('no_participants', 'A giveaway without entrants cannot be sealed');
-      }
-      if (row.status === 'active' && (await checks.pending(row.id))) {
-        await sealSoon(row);
-        return { kind: 'checking', title };
-      }
-      const seal =
-        row.status === 'active'
-          ? await sealer(row, ctx).catch(async (error) => {
-              if (error instanceof AppError && error.code === 'giveaway_sealed') return seals.find(row.id);
-              throw error;
-            })
-          : await seals.find(row.id);
-      if (!seal) throw new AppError('not_found', 'The seal of this giveaway is missing');
-      return {
-        kind: 'sealed',
-        title,
-        count: Number(seal.entrants_count),
-        round: Number(seal.round),
-        roundAt: Number(seal.round_at),
-      };
-    },
-
-    /** A Telegram user's latest entries (the bot's `/my`), with receipt links. */
-    async entriesOf(telegramId: number, limit: number): Promise<(Entry & { receipt_url: string | null })[]> {
-      const entries = await entriesOf(db, telegramId, limit);
-      return entries.map((e) => ({
-        ...e,
-        receipt_url: e.salt ? entrantReceiptUrl(deps.publicBaseUrl, e.public_id, telegramId, e.salt) : null,
-      }));
-    },
-
-    /** What an entrant's receipt message says after the seal; undefined when not in the sealed list. */
-    async sealedEntry(giveawayId: number, telegramId: number) {
-      const row = await giveaways.findById(giveawayId);
-      const seal = row ? await seals.find(giveawayId) : undefined;
-      const entrant = seal ? await participants.entrantById(giveawayId, telegramId) : undefined;
-      if (!row || !seal || !entrant) return undefined;
-      const proof = await receipts.proofOf(row, entrant.leaf_hash);
-      if (!proof || proof === 'not_sealed') return undefined;
-      return {
-        title: row.title,
-        publicId: row.public_id,
-        index: proof.index,
-        count: proof.count,
-        round: Number(seal.round),
-        roundAt: Number(seal.round_at),
-        receiptUrl: entrantReceiptUrl(deps.publicBaseUrl, row.public_id, telegramId, entrant.salt),
-      };
-    },
-
-    /** A giveaway by its row id or public id, with its seal when sealed: for the bot's background work. */
-    async byId(id: number | string) {
-      const row = typeof id === 'number' ? await giveaways.findById(id) : await giveaways.findByPublicId(id);
-      if (!row) return undefined;
-      const seal = row.status === 'active' ? undefined : await seals.find(row.id);
-      return { row, seal, excluded: await conditions.excludedCounts(row.id) };
-    },
-
-    /** Set by the bot when it runs: how channel memberships are checked (getChatMember). */
-    setMembership(check: MembershipCheck | undefined): void {
-      checks.setMembership(check);
-    },
-
-    /** The channels a giveaway requires, in the order the owner gave them. */
-    conditionsOf: (giveawayId: number) => conditions.of(giveawayId),
 
     /** The public, keyless side: /g pages, proofs and tickets. */
     public: createPublicGiveaways({

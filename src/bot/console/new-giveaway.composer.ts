@@ -181,11 +181,10 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
         for (const ref of a.value) {
           const found = await lookUpChannel(ctx.api, ref, botId, 'required');
           if (!found.ok) {
-            const vars = { channel: esc(String(ref)), bot: ctx.me.username };
             return fail({
               ok: false,
-              key: found.key === 'new-not-channel' ? 'new-not-channel' : 'new-required-unknown',
-              vars,
+              key: found.key,
+              vars: { channel: esc(String(ref)), bot: ctx.me.username },
             });
           }
           required.push(found.channel);

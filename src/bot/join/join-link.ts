@@ -4,8 +4,6 @@ import { callbackData } from '../callback-data.ts';
 const JOIN_PAYLOAD = /^g_([A-Za-z0-9_-]{1,62})$/;
 /** The Join button of posts made with `/post`: it joins in the callback's pop-up. */
 export const joinData = callbackData('join', ['id']);
-/** Kept for tests and older callers: the same pattern as `joinData.filter`. */
-export const JOIN_CALLBACK = joinData.filter;
 
 /** A giveaway's `join_url`: Telegram opens the bot and sends `/start g_<public_id>`. */
 export function joinUrlFor(botUsername: string): (publicId: string) => string {

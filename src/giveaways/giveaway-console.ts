@@ -1,0 +1,159 @@
+import type { Kysely } from 'kysely';
+import { AppError } from '../errors.ts';
+import type { OperationContext } from '../randomness/random.service.ts';
+import type { Database } from '../store/schema.ts';
+import type { ChannelCondition, ConditionRepository } from './condition.repository.ts';
+import type { ConditionChecks, MembershipCheck } from './condition-check.ts';
+import { type Entry, entriesOf } from './entrant-entries.ts';
+import { type EntrantReceipts, entrantReceiptUrl } from './entrant-receipts.ts';
+import type { GiveawayRepository, GiveawayRow } from './giveaway.repository.ts';
+import { verifyUrlOf } from './giveaway.views.ts';
+import type { ParticipantRepository } from './participant.repository.ts';
+import type { SealRepository, SealRow } from './seal.repository.ts';
+
+/** A join refused because the user is not in a channel the giveaway requires; nothing was stored. */
+export class ConditionNotMet extends Error {
+  override name = 'ConditionNotMet';
+  readonly channel: ChannelCondition;
+  readonly giveaway: { public_id: string; title: string };
+  constructor(channel: ChannelCondition, giveaway: { public_id: string; title: string }) {
+    super(`not a member of ${channel.label}`);
+    this.channel = channel;
+    this.giveaway = giveaway;
+  }
+}
+
+/** What a giveaway created from the bot carries beyond the API's fields (CONTRACT §11). */
+export interface BotGiveawayOptions {
+  conditions: ChannelCondition[];
+  joinChallenge: boolean;
+  /** The channel the giveaway's post (with its Join button) goes to, and the post's language. */
+  post: { chatId: number; language: string };
+}
+
+/** What `/draw` did: sealed now, sealing after the channel checks, or already past that. */
+export type CloseOutcome =
+  | { kind: 'sealed'; title: string; count: number; round: number; roundAt: number }
+  | { kind: 'checking'; title: string }
+  | { kind: 'drawn'; title: string; verifyUrl: string };
+
+interface Deps {
+  db: Kysely<Database>;
+  publicBaseUrl: string;
+  giveaways: GiveawayRepository;
+  participants: ParticipantRepository;
+  seals: SealRepository;
+  conditions: ConditionRepository;
+  checks: ConditionChecks;
+  receipts: Pick<EntrantReceipts, 'proofOf'>;
+  /** The service's lookups and actions, with their refusals (404, 403, closed). */
+  find(publicId: string): Promise<GiveawayRow>;
+  owned(accountId: string, publicId: string): Promise<GiveawayRow>;
+  closed(status: string | undefined): AppError;
+  /** Draws an instant giveaway now; resolves with its certificate id. */
+  drawInstant(ctx: OperationContext, row: GiveawayRow): Promise<string>;
+  seal(row: GiveawayRow, ctx: OperationContext): Promise<SealRow>;
+  /** Makes the seal job due now (the pre-seal checks run in it). */
+  sealSoon(row: GiveawayRow): Promise<void>;
+}
+
+/**
+ * The giveaway service's side for the Telegram bot (CONTRACT §11): the join gate, `/draw`,
+ * `/my`, receipts after the seal and what channel posts read. The rules (ownership, status,
+ * conditions) are the service's own, passed in, so bot and API refuse alike.
+ */
+export function createGiveawayConsole(deps: Deps) {
+  const { giveaways, seals, participants, conditions, checks, publicBaseUrl } = deps;
+
+  return {
+    /** What a join through the bot asks first: whether the giveaway is open and wants a challenge. */
+    async gate(publicId: string) {
+      const row = await deps.find(publicId);
+      if (row.status !== 'active') throw deps.closed(row.status);
+      return { title: row.title, challenge: Number(row.join_challenge) === 1 };
+    },
+
+    /**
+     * The bot's `/draw`: seals the owner's giveaway now (the draw follows at its committed round,
+     * by the draw job), or, when channel conditions must be checked first, makes the seal job
+     * due now. An instant giveaway is drawn at once.
+     */
+    async closeNow(ctx: OperationContext, publicId: string): Promise<CloseOutcome> {
+      const row = await deps.owned(ctx.accountId, publicId);
+      const title = row.title;
+      if (row.status === 'completed' && row.certificate_id) {
+        return { kind: 'drawn', title, verifyUrl: verifyUrlOf(publicBaseUrl, row.certificate_id) };
+      }
+      if (row.draw_mode !== 'verifiable') {
+        return {
+          kind: 'drawn',
+          title,
+          verifyUrl: verifyUrlOf(publicBaseUrl, await deps.drawInstant(ctx, row)),
+        };
+      }
+      if (row.status === 'active' && Number(row.participants_count) === 0) {
+        throw new AppError('no_participants', 'A giveaway without entrants cannot be sealed');
+      }
+      if (row.status === 'active' && (await checks.pending(row.id))) {
+        await deps.sealSoon(row);
+        return { kind: 'checking', title };
+      }
+      const seal =
+        row.status === 'active'
+          ? await deps.seal(row, ctx).catch(async (error) => {
+              if (error instanceof AppError && error.code === 'giveaway_sealed') return seals.find(row.id);
+              throw error;
+            })
+          : await seals.find(row.id);
+      if (!seal) throw new AppError('not_found', 'The seal of this giveaway is missing');
+      return {
+        kind: 'sealed',
+        title,
+        count: Number(seal.entrants_count),
+        round: Number(seal.round),
+        roundAt: Number(seal.round_at),
+      };
+    },
+
+    /** A Telegram user's latest entries (the bot's `/my`), with receipt links. */
+    async entriesOf(telegramId: number, limit: number): Promise<(Entry & { receipt_url: string | null })[]> {
+      const entries = await entriesOf(deps.db, telegramId, limit);
+      return entries.map((e) => ({
+        ...e,
+        receipt_url: e.salt ? entrantReceiptUrl(publicBaseUrl, e.public_id, telegramId, e.salt) : null,
+      }));
+    },
+
+    /** What an entrant's receipt message says after the seal; undefined when not in the sealed list. */
+    async sealedEntry(giveawayId: number, telegramId: number) {
+      const row = await giveaways.findById(giveawayId);
+      const seal = row ? await seals.find(giveawayId) : undefined;
+      const entrant = seal ? await participants.entrantById(giveawayId, telegramId) : undefined;
+      if (!row || !seal || !entrant) return undefined;
+      const proof = await deps.receipts.proofOf(row, entrant.leaf_hash);
+      if (!proof || proof === 'not_sealed') return undefined;
+      return {
+        title: row.title,
+        publicId: row.public_id,
+        index: proof.index,
+        count: proof.count,
+        round: Number(seal.round),
+        roundAt: Number(seal.round_at),
+        receiptUrl: entrantReceiptUrl(publicBaseUrl, row.public_id, telegramId, entrant.salt),
+      };
+    },
+
+    /** A giveaway by its row id or public id, with its seal when sealed: for the bot's background work. */
+    async byId(id: number | string) {
+      const row = typeof id === 'number' ? await giveaways.findById(id) : await giveaways.findByPublicId(id);
+      if (!row) return undefined;
+      const seal = row.status === 'active' ? undefined : await seals.find(row.id);
+      return { row, seal, excluded: await conditions.excludedCounts(row.id) };
+    },
+
+    /** Set by the bot when it runs: how channel memberships are checked (getChatMember). */
+    setMembership(check: MembershipCheck | undefined): void {
+      checks.setMembership(check);
+    },
+  };
+}
