@@ -53,15 +53,13 @@ export function createConditionRepository(db: Kysely<Database>) {
     },
 
     async saveProgress(giveawayId: number, afterEntry: number, at: number, finished: boolean) {
+      const finishedAt = finished ? at : null;
       await db
         .insertInto('condition_checks')
-        .values({ giveaway_id: giveawayId, after_entry: afterEntry, started_at: at, finished_at: null })
-        .onConflict((oc) => oc.column('giveaway_id').doNothing())
-        .execute();
-      await db
-        .updateTable('condition_checks')
-        .set({ after_entry: afterEntry, finished_at: finished ? at : null })
-        .where('giveaway_id', '=', giveawayId)
+        .values({ giveaway_id: giveawayId, after_entry: afterEntry, started_at: at, finished_at: finishedAt })
+        .onConflict((oc) =>
+          oc.column('giveaway_id').doUpdateSet({ after_entry: afterEntry, finished_at: finishedAt }),
+        )
         .execute();
     },
 
