@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { NewJob } from '../jobs/job.repository.ts';
 import type { Database } from '../store/schema.ts';
+import type { DrawnEvent } from './giveaway-draw.ts';
 
 /**
  * The promises a giveaway's changes make to the Telegram bot, enqueued in the change's own
@@ -10,6 +11,7 @@ import type { Database } from '../store/schema.ts';
 
 /** A draw's winners are told (and the results posted): one job per draw. */
 export const WINNERS_JOB = 'winners.notify';
+export type WinnersJobPayload = DrawnEvent;
 /** A seal's entrants get their receipts (and the channel the "entries closed" post). */
 export const SEALED_JOB = 'bot.sealed';
 /** One post or edit in the giveaway's channel. */

@@ -9,10 +9,10 @@ import {
   SEALED_JOB,
   type SealedJobPayload,
   WINNERS_JOB,
+  type WinnersJobPayload,
 } from './bot-jobs.ts';
 import type { GiveawayRow } from './giveaway.repository.ts';
 import { type AnyCertificate, giveawayOf } from './giveaway.views.ts';
-import type { DrawnEvent } from './giveaway-draw.ts';
 import type { ParticipantRow } from './participant.repository.ts';
 
 /**
@@ -21,10 +21,6 @@ import type { ParticipantRow } from './participant.repository.ts';
  * depends on the running bot), plus what the event adds: the entrant for `participant.joined`,
  * `certificate_id` and `verify_url` (already part of a drawn giveaway) for `giveaway.drawn`.
  */
-export { WINNERS_JOB } from './bot-jobs.ts';
-/** The promise to tell a draw's winners, kept by the bot: one job per draw. */
-export type WinnersJobPayload = DrawnEvent;
-
 /** When the bot runs: the transaction's handle and jobs, for the promises made to it. */
 export interface BotPromises {
   handle: Kysely<Database>;

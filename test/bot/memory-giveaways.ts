@@ -6,7 +6,7 @@ import type {
   JoinResult,
 } from '../../src/bot/giveaway-port.ts';
 import { AppError } from '../../src/errors.ts';
-import { WINNERS_JOB } from '../../src/giveaways/giveaway-events.ts';
+import { WINNERS_JOB } from '../../src/giveaways/bot-jobs.ts';
 import type { NewJob } from '../../src/jobs/job.repository.ts';
 
 interface MemoryGiveaway {

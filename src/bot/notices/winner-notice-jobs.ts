@@ -1,6 +1,6 @@
 import type { Api } from 'grammy';
 import type { Clock } from '../../clock.ts';
-import { WINNERS_JOB, type WinnersJobPayload } from '../../giveaways/giveaway-events.ts';
+import { WINNERS_JOB, type WinnersJobPayload } from '../../giveaways/bot-jobs.ts';
 import type { NewJob } from '../../jobs/job.repository.ts';
 import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
 import { telegramJobOutcome } from '../api/job-outcome.ts';
