@@ -1,4 +1,4 @@
-import type { ParticipantRow } from '../src/giveaways/participant.repository.ts';
+import type { ParticipantRow } from '../src/giveaways/entrants/participant.repository.ts';
 import { startServerProcess } from '../test/helpers/server-process.ts';
 import { participantAt, rssOf, seedSqlite } from './giveaways-setup.ts';
 import type { BenchResult } from './result.ts';

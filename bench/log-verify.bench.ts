@@ -3,12 +3,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../src/cli/main.ts';
+import { leafDataOf } from '../src/proof/log-entry.ts';
 import {
   createSigningKey,
   sealCertificate,
   signingKeyFromSecret,
-} from '../src/giveaways/certificate-crypto.ts';
-import { leafDataOf } from '../src/proof/log-entry.ts';
+} from '../src/signing/certificate-crypto.ts';
 import { fakeLog } from '../test/helpers/fake-log.ts';
 import type { BenchResult } from './result.ts';
 

@@ -3,12 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../src/bot/bot-logger.ts';
 import { createTelegram, fetchBotInfo } from '../src/bot/telegram.setup.ts';
-import { systemClock } from '../src/clock.ts';
 import { createConfig } from '../src/config.ts';
+import {
+  createParticipantRepository,
+  type ParticipantRow,
+} from '../src/giveaways/entrants/participant.repository.ts';
 import { createGiveawayRepository } from '../src/giveaways/giveaway.repository.ts';
-import { createParticipantRepository, type ParticipantRow } from '../src/giveaways/participant.repository.ts';
 import { createJobRunner } from '../src/jobs/job-runner.ts';
 import { createServices } from '../src/services.ts';
+import { systemClock } from '../src/shared/clock.ts';
 import { openStore } from '../src/store/store.ts';
 import { startFakeTelegram } from '../test/helpers/fake-telegram.ts';
 import { startFakeDrand } from '../test/helpers/fake-upstreams.ts';

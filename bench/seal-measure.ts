@@ -9,13 +9,13 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createConfig } from '../src/config.ts';
-import { createDrandRounds } from '../src/giveaways/drand-rounds.ts';
-import { buildEntrantTree, fastSha256 } from '../src/giveaways/entrant-tree.ts';
+import { buildEntrantTree, fastSha256 } from '../src/giveaways/entrants/entrant-tree.ts';
+import { createParticipantRepository } from '../src/giveaways/entrants/participant.repository.ts';
 import { createGiveawayRepository } from '../src/giveaways/giveaway.repository.ts';
-import { createParticipantRepository } from '../src/giveaways/participant.repository.ts';
 import { createJobRunner } from '../src/jobs/job-runner.ts';
 import { fromHex } from '../src/proof/hex.ts';
 import { verifyInclusion } from '../src/proof/merkle.ts';
+import { createDrandRounds } from '../src/randomness/sources/drand-rounds.ts';
 import { createServices } from '../src/services.ts';
 import { openStore } from '../src/store/store.ts';
 import { createFakeClock } from '../test/helpers/fake-clock.ts';

@@ -1,10 +1,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { signingKeyFromSecret } from './giveaways/certificate-crypto.ts';
 import { parseChainInfo, QUICKNET } from './proof/drand.ts';
 import { parseVerifierKey, type VerifierKey } from './proof/note.ts';
 import type { DrandChainInfo } from './proof/v2-types.ts';
 import { SOURCE_NAMES, type SourceName } from './randomness/source.ts';
+import { signingKeyFromSecret } from './signing/certificate-crypto.ts';
 import { redactUrl } from './store/redact-url.ts';
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { User } from 'grammy/types';
-import { systemClock } from '../src/clock.ts';
+import { systemClock } from '../src/shared/clock.ts';
 import { telegramUser, textMessage, buttonPress } from '../test/bot/telegram-updates.ts';
 import { runTyche } from '../test/helpers/cli.ts';
 import { type FakeTelegram, startFakeTelegram, type TelegramCall } from '../test/helpers/fake-telegram.ts';

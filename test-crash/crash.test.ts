@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { systemClock } from '../src/clock.ts';
+import { systemClock } from '../src/shared/clock.ts';
 import { freshState, runTyche } from '../test/helpers/cli.ts';
 import { type FakeDrand, startFakeDrand } from '../test/helpers/fake-upstreams.ts';
 import { type ServerProcess, startServerProcess } from '../test/helpers/server-process.ts';

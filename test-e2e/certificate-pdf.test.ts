@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { renderCertificatePdf } from '../src/verify/certificate-pdf.ts';
+import { renderCertificatePdf } from '../src/pdf/certificate-pdf.ts';
+import { manyEntrants, sampleCertificateV2 } from '../test/helpers/certificates-v2.ts';
 import { runTyche } from '../test/helpers/cli.ts';
 import { type ServerProcess, startServerProcess } from '../test/helpers/server-process.ts';
-import { manyEntrants, sampleCertificateV2 } from '../test/verify/certificates-v2.ts';
-import { readPdf } from '../test/verify/pdf-glyphs.ts';
+import { readPdf } from '../test/pdf/pdf-glyphs.ts';
 import { ARTIFACTS, launchChromium } from './browser.ts';
 
 const PDFJS = new URL('../node_modules/pdfjs-dist/build/', import.meta.url);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { Certificate } from '../src/giveaways/certificate.ts';
+import type { Certificate } from '../src/giveaways/draw/certificate.ts';
 import { runTyche } from '../test/helpers/cli.ts';
 import { type ServerProcess, startServerProcess } from '../test/helpers/server-process.ts';
 import { ARTIFACTS, DESKTOP, launchChromium, MOBILE, newPageWatch, openWatched } from './browser.ts';

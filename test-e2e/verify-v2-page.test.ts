@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { createSigningKey } from '../src/giveaways/certificate-crypto.ts';
 import { seedOf } from '../src/log/log-key.ts';
 import { parseNote, signNote, verifierKey } from '../src/proof/note.ts';
 import type { CertificateV2 } from '../src/proof/v2-types.ts';
+import { createSigningKey } from '../src/signing/certificate-crypto.ts';
 import { ARTIFACTS, DESKTOP, launchChromium, MOBILE, newPageWatch, openWatched } from './browser.ts';
 import { startVerifiableServer, TITLE, type VerifiableServer } from './verifiable-server.ts';
 

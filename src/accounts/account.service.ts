@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Clock, utcDay } from '../clock.ts';
-import { AppError } from '../errors.ts';
+import { type Clock, utcDay } from '../shared/clock.ts';
+import { AppError } from '../shared/errors.ts';
 import type { AccountRepository, AccountRow, KeyWithAccount, Plan } from './account.repository.ts';
 import { generateApiKey, KEY_PREFIX_LENGTH, keyMatchesHash, looksLikeApiKey } from './api-key.ts';
 import type { UsageRepository } from './usage.repository.ts';

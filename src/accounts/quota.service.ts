@@ -1,5 +1,5 @@
-import { type Clock, nextUtcMidnight, utcDay } from '../clock.ts';
-import { AppError } from '../errors.ts';
+import { type Clock, nextUtcMidnight, utcDay } from '../shared/clock.ts';
+import { AppError } from '../shared/errors.ts';
 import type { UsageRepository } from './usage.repository.ts';
 
 export interface QuotaTicket {

@@ -1,7 +1,7 @@
 import { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { AccountService } from '../accounts/account.service.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import { retry429 } from './api/retry-429.ts';
 import type { BotLogger } from './bot-logger.ts';
 import { consoleComposer } from './console/console.composer.ts';

@@ -1,5 +1,5 @@
 import type { Plan } from '../accounts/account.repository.ts';
-import { escapeHtml } from '../html-escape.ts';
+import { escapeHtml } from '../shared/html-escape.ts';
 
 /** Pieces of messages that are the same in every language. */
 

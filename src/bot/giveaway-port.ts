@@ -1,5 +1,5 @@
-import type { ChannelCondition } from '../giveaways/condition.repository.ts';
-import type { MembershipCheck } from '../giveaways/condition-check.ts';
+import type { ChannelCondition } from '../giveaways/conditions/condition.repository.ts';
+import type { MembershipCheck } from '../giveaways/conditions/condition-check.ts';
 import type { GiveawayService } from '../giveaways/giveaway.service.ts';
 
 /**

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
-import { AppError } from '../errors.ts';
+import { AppError } from '../shared/errors.ts';
 import type { BotLogger } from './bot-logger.ts';
 import type { BotContext } from './context.ts';
 

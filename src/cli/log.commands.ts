@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { type AuditFinding, createLogAuditor, type LogAuditor } from '../log/log-audit.ts';
-import { fetchEntries } from '../log/log-audit-fetch.ts';
-import { readPin, writePin } from '../log/log-pin.ts';
 import { type Checkpoint, openCheckpoint } from '../proof/checkpoint.ts';
 import { bytesEqual, fromHex } from '../proof/hex.ts';
 import { KEYS_PATH } from '../proof/keys-path.ts';
 import { verifyConsistency } from '../proof/merkle-proofs.ts';
 import { parseVerifierKey } from '../proof/note.ts';
 import { isRecord } from '../proof/report.ts';
-import { CannotCheck, EXIT_CANNOT_CHECK, fetchJson } from '../verify/verify-inputs.ts';
 import { type Command, type Io, UsageError } from './command.ts';
+import { type AuditFinding, createLogAuditor, type LogAuditor } from './log/log-audit.ts';
+import { fetchEntries } from './log/log-audit-fetch.ts';
+import { readPin, writePin } from './log/log-pin.ts';
+import { CannotCheck, EXIT_CANNOT_CHECK, fetchJson } from './verify/verify-inputs.ts';
 
 const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
 

@@ -1,8 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { configFromEnv } from '../config.ts';
-import { createSigningKey, signingKeySecret } from '../giveaways/certificate-crypto.ts';
-import { ConfiguredKeyError, ROTATION_GRACE_MS } from '../giveaways/signer.ts';
+import { createSigningKey, signingKeySecret } from '../signing/certificate-crypto.ts';
+import { ConfiguredKeyError, ROTATION_GRACE_MS } from '../signing/signer.ts';
 import { type Command, UsageError } from './command.ts';
 import { withServices } from './store-session.ts';
 

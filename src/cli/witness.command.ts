@@ -1,5 +1,5 @@
-import { systemClock } from '../clock.ts';
 import { configFromEnv } from '../config.ts';
+import { systemClock } from '../shared/clock.ts';
 import { openStore } from '../store/store.ts';
 import { ensureWitnessKey } from '../witness/witness-key.ts';
 import type { Command } from './command.ts';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { NewJob } from '../jobs/job.repository.ts';
 import type { Database } from '../store/schema.ts';
-import type { DrawnEvent } from './giveaway-draw.ts';
+import type { DrawnEvent } from './draw/giveaway-draw.ts';
 
 /**
  * The promises a giveaway's changes make to the Telegram bot, enqueued in the change's own

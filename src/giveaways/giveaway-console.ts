@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
-import { AppError } from '../errors.ts';
 import type { OperationContext } from '../randomness/random.service.ts';
+import { AppError } from '../shared/errors.ts';
 import type { Database } from '../store/schema.ts';
-import type { ChannelCondition, ConditionRepository } from './condition.repository.ts';
-import type { ConditionChecks, MembershipCheck } from './condition-check.ts';
-import { type Entry, entriesOf } from './entrant-entries.ts';
-import { type EntrantReceipts, entrantReceiptUrl } from './entrant-receipts.ts';
+import type { ChannelCondition, ConditionRepository } from './conditions/condition.repository.ts';
+import type { ConditionChecks, MembershipCheck } from './conditions/condition-check.ts';
+import { type Entry, entriesOf } from './entrants/entrant-entries.ts';
+import { type EntrantReceipts, entrantReceiptUrl } from './entrants/entrant-receipts.ts';
+import type { ParticipantRepository } from './entrants/participant.repository.ts';
 import type { GiveawayRepository, GiveawayRow } from './giveaway.repository.ts';
-import { verifyUrlOf } from './giveaway.views.ts';
-import type { ParticipantRepository } from './participant.repository.ts';
-import type { SealRepository, SealRow } from './seal.repository.ts';
+import { verifyUrlOf } from './results/giveaway.views.ts';
+import type { SealRepository, SealRow } from './seal/seal.repository.ts';
 
 /** A join refused because the user is not in a channel the giveaway requires; nothing was stored. */
 export class ConditionNotMet extends Error {

@@ -11,9 +11,9 @@ import {
   WINNERS_JOB,
   type WinnersJobPayload,
 } from './bot-jobs.ts';
+import type { ParticipantRow } from './entrants/participant.repository.ts';
 import type { GiveawayRow } from './giveaway.repository.ts';
-import { type AnyCertificate, giveawayOf } from './giveaway.views.ts';
-import type { ParticipantRow } from './participant.repository.ts';
+import { type AnyCertificate, giveawayOf } from './results/giveaway.views.ts';
 
 /**
  * The webhook events of a giveaway's life (CONTRACT §9), recorded in the transaction of the

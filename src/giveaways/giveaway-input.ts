@@ -1,4 +1,4 @@
-import { AppError } from '../errors.ts';
+import { AppError } from '../shared/errors.ts';
 import type { DrawMode } from './giveaway.repository.ts';
 
 export const TITLE_MAX = 200;

@@ -6,11 +6,11 @@ import type { Database } from '../store/schema.ts';
 import { createUnitOfWork, type UnitOfWork } from '../store/unit-of-work.ts';
 import { createOutbox } from '../webhooks/outbox.ts';
 import { createChannelPostRepository } from './channel-post.repository.ts';
-import { createConditionRepository } from './condition.repository.ts';
+import { createConditionRepository } from './conditions/condition.repository.ts';
+import { createParticipantRepository } from './entrants/participant.repository.ts';
 import { createGiveawayRepository } from './giveaway.repository.ts';
 import { createGiveawayEvents } from './giveaway-events.ts';
-import { createParticipantRepository } from './participant.repository.ts';
-import { createSealRepository } from './seal.repository.ts';
+import { createSealRepository } from './seal/seal.repository.ts';
 
 /** Appends a signed seal or certificate to the transparency log; returns its index. */
 export type LogAppend = (

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasBusinessAccess } from '../accounts/account.repository.ts';
 import type { AccountService, Principal } from '../accounts/account.service.ts';
 import type { Meter, QuotaService, QuotaTicket } from '../accounts/quota.service.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../shared/errors.ts';
 import type { Idempotency } from './idempotency.ts';
 
 declare module 'fastify' {

@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { type TSchema, Type } from 'typebox';
 import type { Principal } from '../accounts/account.service.ts';
 import type { QuotaService } from '../accounts/quota.service.ts';
-import type { Clock } from '../clock.ts';
-import { AppError, type ErrorCode } from '../errors.ts';
 import type { IdempotencyEntry, IdempotencyRepository } from '../idempotency/idempotency.repository.ts';
+import type { Clock } from '../shared/clock.ts';
+import { AppError, type ErrorCode } from '../shared/errors.ts';
 import { errorResponses } from './schemas.ts';
 
 declare module 'fastify' {

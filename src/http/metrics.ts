@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Clock } from '../clock.ts';
-import { DRAW_JOB, SEAL_JOB } from '../giveaways/giveaway-seal.ts';
+import { DRAW_JOB, SEAL_JOB } from '../giveaways/seal/giveaway-seal.ts';
 import type { JobHandler } from '../jobs/job-runner.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Database } from '../store/schema.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '../errors.ts';
+import { ERROR_CODES } from '../shared/errors.ts';
 import { ErrorCodeSchema, ProblemSchema } from './schemas.ts';
 
 /**

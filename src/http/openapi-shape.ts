@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from '../errors.ts';
+import { ERROR_CODES, type ErrorCode } from '../shared/errors.ts';
 import { type HeaderName, PROBLEM_REF, RATE_LIMIT_HEADERS } from './openapi-components.ts';
 import { ROUTE_DOCS, type RouteDoc } from './openapi-route-docs.ts';
 import { EXAMPLE_BASE_URL } from './schema-examples.ts';

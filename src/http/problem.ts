@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ERROR_CODES, type ErrorCode, isAppError } from '../errors.ts';
+import { AppError, ERROR_CODES, type ErrorCode, isAppError } from '../shared/errors.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.ts';
+import { AppError } from '../shared/errors.ts';
 
 /**
  * Per-client limit on the routes anyone may call without a key (verification pages,

@@ -1,6 +1,6 @@
 import { type Static, type TStringOptions, Type } from 'typebox';
-import { ERROR_CODES, type ErrorCode } from '../errors.ts';
-import type { TextKind } from '../text-rules.ts';
+import { ERROR_CODES, type ErrorCode } from '../shared/errors.ts';
+import type { TextKind } from '../shared/text-rules.ts';
 import { StringEnum } from './schema-atoms.ts';
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorCode } from '../errors.ts';
+import { AppError, type ErrorCode } from '../shared/errors.ts';
 import { PROBLEM_CONTENT_TYPE, problemOf, sendProblem } from './problem.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { AppError, type ErrorItem } from '../errors.ts';
-import { controlCharacterMessage, hasControlCharacters } from '../text-rules.ts';
+import { AppError, type ErrorItem } from '../shared/errors.ts';
+import { controlCharacterMessage, hasControlCharacters } from '../shared/text-rules.ts';
 import { isPlainIntegerToken } from './json-body.ts';
 import { TEXT_FORMATS } from './schemas.ts';
 

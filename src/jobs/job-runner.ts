@@ -13,7 +13,7 @@
  * ended are decided with `clock`, so tests move a fake clock and call `runDue`.
  */
 
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Job, JobRepository } from './job.repository.ts';
 
 export type { Job } from './job.repository.ts';

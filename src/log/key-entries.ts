@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { type SigningKey, sealCertificate } from '../giveaways/certificate-crypto.ts';
 import { keyEntryBody, leafDataOf } from '../proof/log-entry.ts';
+import { type SigningKey, sealCertificate } from '../signing/certificate-crypto.ts';
 import type { Database } from '../store/schema.ts';
 import type { Appended, TransparencyLog } from './transparency-log.ts';
 

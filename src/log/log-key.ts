@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { type SigningKey, signingKeyFromSecret } from '../giveaways/certificate-crypto.ts';
+import { type SigningKey, signingKeyFromSecret } from '../signing/certificate-crypto.ts';
 import type { Database } from '../store/schema.ts';
 
 /**

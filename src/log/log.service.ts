@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { SigningKey } from '../giveaways/certificate-crypto.ts';
 import type { JobRepository } from '../jobs/job.repository.ts';
 import { formatCheckpoint } from '../proof/checkpoint.ts';
 import { toHex } from '../proof/hex.ts';
@@ -11,6 +10,7 @@ import {
   parseSignatureLine,
   verifierKey,
 } from '../proof/note.ts';
+import type { SigningKey } from '../signing/certificate-crypto.ts';
 import type { Database } from '../store/schema.ts';
 import { appendKeyEntry, type KeyRecord } from './key-entries.ts';
 import { readLogKey, seedOf } from './log-key.ts';

@@ -1,9 +1,9 @@
-import type { Clock } from '../clock.ts';
 import type { KeyedPlace } from '../config.ts';
 import type { Job, JobOutcome } from '../jobs/job-runner.ts';
 import { backoffMs } from '../jobs/job-runner.ts';
 import { verifyCosignature } from '../proof/cosignature.ts';
 import { formatSignatureLine } from '../proof/note.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { LogService } from './log.service.ts';
 import type { WitnessAnswer, WitnessRequest } from './witness-client.ts';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.ts';
+import { AppError } from '../shared/errors.ts';
 import type { Material, PoolState, SourcePool } from './pool.ts';
 import { systemTimers, type Timers } from './timers.ts';
 

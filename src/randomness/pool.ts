@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import { type CircuitBreaker, createCircuitBreaker } from './circuit-breaker.ts';
 import type { RandomSource, SourceBatch, SourceName } from './source.ts';
 import { systemBytes } from './system-entropy.ts';

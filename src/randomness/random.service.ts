@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.ts';
-import { AppError } from '../errors.ts';
+import type { Clock } from '../shared/clock.ts';
+import { AppError } from '../shared/errors.ts';
 import type { Cascade } from './cascade.ts';
 import { createChaChaStream } from './chacha-stream.ts';
 import type { Meter, OperationRepository, OperationRow } from './operation.repository.ts';

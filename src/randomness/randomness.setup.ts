@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
-import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import type { Clock } from '../shared/clock.ts';
 import { createCascade } from './cascade.ts';
 import {
   createBeaconPool,

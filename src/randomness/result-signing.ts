@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from '../clock.ts';
-import { sealCertificate } from '../giveaways/certificate-crypto.ts';
-import type { Signer } from '../giveaways/signer.ts';
 import { type SignedBlock, signedResultBody } from '../proof/signed-result.ts';
+import type { Clock } from '../shared/clock.ts';
+import { sealCertificate } from '../signing/certificate-crypto.ts';
+import type { Signer } from '../signing/signer.ts';
 import type { Database } from '../store/schema.ts';
 import { createCountInTransaction, type Meter, type RecordRow } from './counted-record.ts';
 import type { OperationRepository } from './operation.repository.ts';

@@ -38,4 +38,4 @@ export class SourceError extends Error {
   }
 }
 
-export { type Clock, systemClock } from '../clock.ts';
+export { type Clock, systemClock } from '../shared/clock.ts';

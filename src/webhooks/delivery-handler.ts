@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.ts';
 import type { Job, JobOutcome } from '../jobs/job-runner.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { DeliveryRepository } from './delivery.repository.ts';
 import type { SendDelivery } from './webhook-sender.ts';
 import { signDelivery } from './webhook-signature.ts';

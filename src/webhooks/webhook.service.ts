@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../clock.ts';
-import { AppError } from '../errors.ts';
+import type { Clock } from '../shared/clock.ts';
+import { AppError } from '../shared/errors.ts';
 import type { Database } from '../store/schema.ts';
 import type { AttemptRecord, DeliveryRepository } from './delivery.repository.ts';
 import { createEndpointRepository, type EndpointRow } from './endpoint.repository.ts';

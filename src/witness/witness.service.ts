@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../clock.ts';
 import type { KeyedPlace } from '../config.ts';
 import { type Checkpoint, parseCheckpoint } from '../proof/checkpoint.ts';
 import { cosign } from '../proof/cosignature.ts';
@@ -13,6 +12,7 @@ import {
   parseAddCheckpoint,
   SIZE_CONTENT_TYPE,
 } from '../proof/witness-protocol.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { WitnessRepository } from './witness.repository.ts';
 import type { WitnessKey } from './witness-key.ts';
 

@@ -5,9 +5,9 @@ import type {
   JoiningParticipant,
   JoinResult,
 } from '../../src/bot/giveaway-port.ts';
-import { AppError } from '../../src/errors.ts';
 import { WINNERS_JOB } from '../../src/giveaways/bot-jobs.ts';
 import type { NewJob } from '../../src/jobs/job.repository.ts';
+import { AppError } from '../../src/shared/errors.ts';
 
 interface MemoryGiveaway {
   public_id: string;

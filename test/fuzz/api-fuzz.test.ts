@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
-import { ERROR_CODES } from '../../src/errors.ts';
+import { ERROR_CODES } from '../../src/shared/errors.ts';
 import { startVerifiableApp } from '../giveaways/verifiable-helpers.ts';
 import { bearer, type TestApp } from '../helpers/app.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sha256 } from '../../src/giveaways/certificate.ts';
+import { sha256 } from '../../src/giveaways/draw/certificate.ts';
 import { participantsHash } from '../../src/proof/draw-v1.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { storeTargets } from '../helpers/stores.ts';

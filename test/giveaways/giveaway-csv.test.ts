@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { csvCell, csvLine, csvRowLine } from '../../src/giveaways/csv.ts';
+import { newEntrantLeaf } from '../../src/giveaways/entrants/participants.ts';
 import { CSV_PAGE_ROWS } from '../../src/giveaways/giveaway.service.ts';
-import { newEntrantLeaf } from '../../src/giveaways/participants.ts';
+import { csvCell, csvLine, csvRowLine } from '../../src/giveaways/results/csv.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createFakeClock } from '../helpers/fake-clock.ts';
 import { securitySuite } from '../helpers/security-suite.ts';

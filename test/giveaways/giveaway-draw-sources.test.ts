@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Certificate, sha256 } from '../../src/giveaways/certificate.ts';
-import { verifyCertificate } from '../../src/giveaways/certificate-crypto.ts';
+import { type Certificate, sha256 } from '../../src/giveaways/draw/certificate.ts';
 import { beaconR, fromHex, toHex } from '../../src/proof/draw-v1.ts';
+import { verifyCertificate } from '../../src/signing/certificate-crypto.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createFakeClock } from '../helpers/fake-clock.ts';
 import { type FakeUpstreams, startFakeUpstreams } from '../helpers/fake-upstreams.ts';

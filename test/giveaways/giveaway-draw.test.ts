@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Certificate } from '../../src/giveaways/certificate.ts';
-import { sha256 } from '../../src/giveaways/certificate.ts';
-import { certificateHash, verifyCertificate } from '../../src/giveaways/certificate-crypto.ts';
+import type { Certificate } from '../../src/giveaways/draw/certificate.ts';
+import { sha256 } from '../../src/giveaways/draw/certificate.ts';
 import type { DrawnEvent } from '../../src/giveaways/giveaway.service.ts';
 import { fromHex, runDraw } from '../../src/proof/draw-v1.ts';
+import { certificateHash, verifyCertificate } from '../../src/signing/certificate-crypto.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { securitySuite } from '../helpers/security-suite.ts';
 import {

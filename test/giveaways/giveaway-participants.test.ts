@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AppError } from '../../src/errors.ts';
+import { AppError } from '../../src/shared/errors.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { securitySuite } from '../helpers/security-suite.ts';
 import {

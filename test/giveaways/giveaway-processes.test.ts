@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { verifyCertificate } from '../../src/giveaways/certificate-crypto.ts';
+import { verifyCertificate } from '../../src/signing/certificate-crypto.ts';
 import { openStore } from '../../src/store/store.ts';
 import { runTyche } from '../helpers/cli.ts';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';

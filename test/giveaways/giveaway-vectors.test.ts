@@ -3,15 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { createAccountRepository } from '../../src/accounts/account.repository.ts';
-import type { Certificate } from '../../src/giveaways/certificate.ts';
-import { verifyCertificate } from '../../src/giveaways/certificate-crypto.ts';
-import { createDrandRounds } from '../../src/giveaways/drand-rounds.ts';
+import type { Certificate } from '../../src/giveaways/draw/certificate.ts';
+import type { DrawResponse } from '../../src/giveaways/draw/giveaway-draw.ts';
 import { createGiveawayService } from '../../src/giveaways/giveaway.service.ts';
-import type { DrawResponse } from '../../src/giveaways/giveaway-draw.ts';
 import { QUICKNET } from '../../src/proof/drand.ts';
 import { fromHex } from '../../src/proof/draw-v1.ts';
 import type { Operation, OperationContext } from '../../src/randomness/random.service.ts';
 import type { SourceName } from '../../src/randomness/source.ts';
+import { createDrandRounds } from '../../src/randomness/sources/drand-rounds.ts';
+import { verifyCertificate } from '../../src/signing/certificate-crypto.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 interface Vector {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { systemClock } from '../../src/clock.ts';
+import { systemClock } from '../../src/shared/clock.ts';
 import { runTyche } from '../helpers/cli.ts';
 import { type FakeDrand, startFakeDrand } from '../helpers/fake-upstreams.ts';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';

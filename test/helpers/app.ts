@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { CreateKeyInput } from '../../src/accounts/account.service.ts';
-import type { Clock } from '../../src/clock.ts';
 import { type ConfigInput, createConfig } from '../../src/config.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
 import type { SubmitToWitness } from '../../src/log/witness-job.ts';
 import type { RandomnessTuning } from '../../src/randomness/randomness.setup.ts';
 import { createServices, type Services } from '../../src/services.ts';
+import type { Clock } from '../../src/shared/clock.ts';
 import type { Store } from '../../src/store/store.ts';
 import { checkResponsesAgainstDocument } from './response-conformance.ts';
 import { type OpenedStore, storeTargets } from './stores.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { systemClock } from '../../src/clock.ts';
+import { systemClock } from '../../src/shared/clock.ts';
 import { runTyche } from './cli.ts';
 import { type FakeDrand, startFakeDrand } from './fake-upstreams.ts';
 import { type ServerProcess, startServerProcess } from './server-process.ts';

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { type SigningKey, sealCertificate } from '../../src/giveaways/certificate-crypto.ts';
 import { signCheckpoint } from '../../src/proof/checkpoint.ts';
 import { toBase64, toHex } from '../../src/proof/hex.ts';
 import { keyEntryBody, leafDataOf } from '../../src/proof/log-entry.ts';
@@ -8,6 +7,7 @@ import { leafHash, rootOfNodes } from '../../src/proof/merkle.ts';
 import { consistencyProofFromLeaves } from '../../src/proof/merkle-proofs.ts';
 import { verifierKey } from '../../src/proof/note.ts';
 import { ALGORITHM_V2 } from '../../src/proof/v2-types.ts';
+import { type SigningKey, sealCertificate } from '../../src/signing/certificate-crypto.ts';
 
 const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
 

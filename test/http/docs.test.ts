@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { ERROR_CODES } from '../../src/errors.ts';
+import { ERROR_CODES } from '../../src/shared/errors.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 describe('the reference pages', () => {

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { ERROR_CODES } from '../../src/errors.ts';
+import { ERROR_CODES } from '../../src/shared/errors.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is read field by field

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { PUBLIC_READ } from '../../src/http/public-cors.ts';
+import { PUBLIC_READ } from '../../src/edge/public-cors.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 
 describe('cross-origin reads of public JSON', () => {

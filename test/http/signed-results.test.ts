@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { nodeSha256 } from '../../src/cli/verify/verify-cli-core.ts';
 import { canonicalJson } from '../../src/proof/canonical-json.ts';
 import { verifySignedResult } from '../../src/proof/signed-result.ts';
 import { SIGNED_RESULT_KEPT_DAYS } from '../../src/randomness/result-signing.ts';
 import { openStore } from '../../src/store/store.ts';
-import { nodeSha256 } from '../../src/verify/verify-cli-core.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createFakeClock, type FakeClock } from '../helpers/fake-clock.ts';
 import { storeTargets } from '../helpers/stores.ts';

@@ -11,7 +11,7 @@ import { parseVerifierKey } from '../../src/proof/note.ts';
 import { draw, readyGiveaway } from '../giveaways/giveaway-helpers.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { storeTargets } from '../helpers/stores.ts';
-import { pdfText } from '../verify/pdf-text.ts';
+import { pdfText } from '../pdf/pdf-text.ts';
 
 const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
 

@@ -4,18 +4,18 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { readPin } from '../../src/cli/log/log-pin.ts';
 import { runCli } from '../../src/cli/main.ts';
+import { signCheckpoint } from '../../src/proof/checkpoint.ts';
+import { keyEntryBody } from '../../src/proof/log-entry.ts';
+import { verifierKey } from '../../src/proof/note.ts';
+import type { Seal } from '../../src/proof/v2-types.ts';
 import {
   createSigningKey,
   type SigningKey,
   sealCertificate,
   signingKeyFromSecret,
-} from '../../src/giveaways/certificate-crypto.ts';
-import { readPin } from '../../src/log/log-pin.ts';
-import { signCheckpoint } from '../../src/proof/checkpoint.ts';
-import { keyEntryBody } from '../../src/proof/log-entry.ts';
-import { verifierKey } from '../../src/proof/note.ts';
-import type { Seal } from '../../src/proof/v2-types.ts';
+} from '../../src/signing/certificate-crypto.ts';
 import { addParticipants, draw, people, readyGiveaway } from '../giveaways/giveaway-helpers.ts';
 import {
   createVerifiable,

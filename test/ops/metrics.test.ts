@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { createConfig } from '../../src/config.ts';
-import { DRAW_JOB } from '../../src/giveaways/giveaway-seal.ts';
+import { DRAW_JOB } from '../../src/giveaways/seal/giveaway-seal.ts';
 import { createMetrics, registerJobMetrics, timeGiveawayWork } from '../../src/http/metrics.ts';
 import { createJobRepository } from '../../src/jobs/job.repository.ts';
 import type { Job, JobHandler } from '../../src/jobs/job-runner.ts';

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createSigningKey } from '../../src/giveaways/certificate-crypto.ts';
 import { seedOf } from '../../src/log/log-key.ts';
 import { cosign, cosignerVerifierKey } from '../../src/proof/cosignature.ts';
 import {
@@ -10,6 +9,7 @@ import {
   SEAL_OPERATOR_ONLY,
 } from '../../src/proof/log-evidence.ts';
 import { formatNote, parseNote } from '../../src/proof/note.ts';
+import { createSigningKey } from '../../src/signing/certificate-crypto.ts';
 import { certificateBy, logWorld, sealBy, sha256 } from './log-world.ts';
 
 const ROUND_AT = '2026-11-23T12:00:00.000Z';

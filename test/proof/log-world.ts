@@ -1,9 +1,4 @@
 import { createHash } from 'node:crypto';
-import {
-  createSigningKey,
-  type SigningKey,
-  sealCertificate,
-} from '../../src/giveaways/certificate-crypto.ts';
 import { seedOf } from '../../src/log/log-key.ts';
 import { signCheckpoint } from '../../src/proof/checkpoint.ts';
 import { toHex } from '../../src/proof/hex.ts';
@@ -11,6 +6,7 @@ import { keyEntryBody, leafDataOf } from '../../src/proof/log-entry.ts';
 import { inclusionProofFromLeaves, leafHash, rootOfNodes } from '../../src/proof/merkle.ts';
 import { consistencyProofFromLeaves } from '../../src/proof/merkle-proofs.ts';
 import { verifierKey } from '../../src/proof/note.ts';
+import { createSigningKey, type SigningKey, sealCertificate } from '../../src/signing/certificate-crypto.ts';
 
 export const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
 

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { nodeSha256 } from '../../src/cli/verify/verify-cli-core.ts';
 import { signedResultBytes, signedResultOf, verifySignedResult } from '../../src/proof/signed-result.ts';
-import { nodeSha256 } from '../../src/verify/verify-cli-core.ts';
 import { bearer, startTestApp } from '../helpers/app.ts';
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));

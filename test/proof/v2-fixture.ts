@@ -1,11 +1,5 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
-import {
-  createSigningKey,
-  publicJwk,
-  type SigningKey,
-  sealCertificate,
-} from '../../src/giveaways/certificate-crypto.ts';
 import { DRAND_DST, drandRoundMessage } from '../../src/proof/drand.ts';
 import { committedRound, drawSeedV2, pickV2, roundOf, roundTimeMs } from '../../src/proof/draw-v2.ts';
 import { entrantLeafHash } from '../../src/proof/entrant-leaf.ts';
@@ -21,6 +15,12 @@ import {
   type Seal,
   type SealBody,
 } from '../../src/proof/v2-types.ts';
+import {
+  createSigningKey,
+  publicJwk,
+  type SigningKey,
+  sealCertificate,
+} from '../../src/signing/certificate-crypto.ts';
 
 export const sha256 = (data: Uint8Array): Uint8Array => createHash('sha256').update(data).digest();
 

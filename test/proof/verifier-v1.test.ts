@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
-import { createSigningKey } from '../../src/giveaways/certificate-crypto.ts';
 import { OPERATOR_TRUST_LABEL, type Report, verifyCertificate } from '../../src/proof/verifier.ts';
-import { sampleCertificate, tampered, VECTORS } from '../verify/certificates.ts';
+import { createSigningKey } from '../../src/signing/certificate-crypto.ts';
+import { sampleCertificate, tampered, VECTORS } from '../helpers/certificates.ts';
 import { altered, sha256 } from './v2-fixture.ts';
 
 const failing = (r: Report) => r.checks.filter((c) => !c.ok).map((c) => c.id);

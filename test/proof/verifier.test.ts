@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { createSigningKey, publicJwk } from '../../src/giveaways/certificate-crypto.ts';
 import { fromHex, toHex } from '../../src/proof/hex.ts';
 import { inclusionProofFromLeaves } from '../../src/proof/merkle.ts';
 import type { CertificateV2, Seal } from '../../src/proof/v2-types.ts';
 import { type Report, verifyCertificate, verifyReceipt, verifySeal } from '../../src/proof/verifier.ts';
+import { createSigningKey, publicJwk } from '../../src/signing/certificate-crypto.ts';
 import { altered, buildV2World, sha256, type V2World } from './v2-fixture.ts';
 
 const failing = (r: Report) => r.checks.filter((c) => !c.ok).map((c) => c.id);

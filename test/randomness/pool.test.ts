@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isAppError } from '../../src/errors.ts';
 import { createCascade } from '../../src/randomness/cascade.ts';
 import {
   createBeaconPool,
@@ -10,6 +9,7 @@ import {
   type PoolOptions,
 } from '../../src/randomness/pool.ts';
 import { type RandomSource, type SourceBatch, SourceError } from '../../src/randomness/source.ts';
+import { isAppError } from '../../src/shared/errors.ts';
 import { createFakeClock } from '../helpers/fake-clock.ts';
 import { settledYet } from '../helpers/source-testing.ts';
 

@@ -1,5 +1,5 @@
-import type { Clock } from '../../clock.ts';
 import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
+import type { Clock } from '../../shared/clock.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import { classifyTelegramError } from '../telegram-errors.ts';
 

@@ -1,8 +1,8 @@
 import { Composer } from 'grammy';
 import { hasBusinessAccess } from '../../accounts/account.repository.ts';
 import type { AccountService } from '../../accounts/account.service.ts';
-import { isAppError } from '../../errors.ts';
-import { verifyUrlOf } from '../../giveaways/giveaway.views.ts';
+import { verifyUrlOf } from '../../giveaways/results/giveaway.views.ts';
+import { isAppError } from '../../shared/errors.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import type { BotContext } from '../context.ts';
 import { esc, planName, utcMinute } from '../format.ts';

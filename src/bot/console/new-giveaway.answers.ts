@@ -1,4 +1,3 @@
-import { isAppError } from '../../errors.ts';
 import {
   checkTitle,
   ENDS_AT_MAX_AHEAD_MS,
@@ -6,6 +5,7 @@ import {
   TITLE_MAX,
   WINNERS_MAX,
 } from '../../giveaways/giveaway-input.ts';
+import { isAppError } from '../../shared/errors.ts';
 
 /**
  * The typed answers of `/new` (CONTRACT §11), read into values or into what is wrong with them

@@ -1,9 +1,9 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import type { AccountService } from '../../accounts/account.service.ts';
-import type { Clock } from '../../clock.ts';
-import { isAppError } from '../../errors.ts';
 import { ConditionNotMet } from '../../giveaways/giveaway.service.ts';
-import { stripControlCharacters } from '../../text-rules.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { isAppError } from '../../shared/errors.ts';
+import { stripControlCharacters } from '../../shared/text-rules.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import type { BotContext } from '../context.ts';
 import type { ConversationRepository } from '../conversation.repository.ts';

@@ -1,5 +1,5 @@
 import { Composer } from 'grammy';
-import { verifyUrlOf } from '../../giveaways/giveaway.views.ts';
+import { verifyUrlOf } from '../../giveaways/results/giveaway.views.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import type { BotContext } from '../context.ts';
 import { esc } from '../format.ts';

@@ -1,7 +1,7 @@
 import type { Api } from 'grammy';
-import type { Clock } from '../../clock.ts';
 import type { NewJob } from '../../jobs/job.repository.ts';
 import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
+import type { Clock } from '../../shared/clock.ts';
 import { telegramJobOutcome } from '../api/job-outcome.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import { esc, utcMinute } from '../format.ts';

@@ -1,8 +1,8 @@
 import type { Api } from 'grammy';
-import type { Clock } from '../../clock.ts';
 import { WINNERS_JOB, type WinnersJobPayload } from '../../giveaways/bot-jobs.ts';
 import type { NewJob } from '../../jobs/job.repository.ts';
 import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
+import type { Clock } from '../../shared/clock.ts';
 import { telegramJobOutcome } from '../api/job-outcome.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import { esc } from '../format.ts';

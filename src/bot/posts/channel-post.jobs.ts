@@ -1,5 +1,4 @@
 import type { Api } from 'grammy';
-import type { Clock } from '../../clock.ts';
 import {
   CHANNEL_POST_JOB,
   type ChannelPostPayload,
@@ -11,6 +10,7 @@ import type { ChannelPostRepository } from '../../giveaways/channel-post.reposit
 import type { NewJob } from '../../jobs/job.repository.ts';
 import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
 import type { Seal } from '../../proof/v2-types.ts';
+import type { Clock } from '../../shared/clock.ts';
 import { telegramJobOutcome } from '../api/job-outcome.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import type { ConsoleGiveaways } from '../giveaway-port.ts';

@@ -1,6 +1,6 @@
 import { Composer } from 'grammy';
 import type { AccountService } from '../../accounts/account.service.ts';
-import { isAppError } from '../../errors.ts';
+import { isAppError } from '../../shared/errors.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import type { BotContext } from '../context.ts';
 import { esc } from '../format.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 import type { BotUser, BotUserRepository } from './bot-user.repository.ts';
 
 export function createBotUserService({ users, clock }: { users: BotUserRepository; clock: Clock }) {

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import scalarReference from '@scalar/fastify-api-reference';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
-import { ERROR_CODES } from '../../errors.ts';
-import { html, layout, PAGE_CSP, referenceCsp } from '../html.ts';
+import { html, layout, PAGE_CSP, referenceCsp } from '../../edge/html.ts';
+import { ERROR_CODES } from '../../shared/errors.ts';
 import { OPENAPI_PATH } from '../openapi.ts';
 
 export const DOCS_PATH = '/docs';

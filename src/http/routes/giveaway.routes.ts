@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { ErrorCode } from '../../errors.ts';
 import type { GiveawayService } from '../../giveaways/giveaway.service.ts';
+import type { ErrorCode } from '../../shared/errors.ts';
 import { errorResponses, PROTECTED_ERRORS } from '../schemas.ts';
 import {
   CreateBodySchema,

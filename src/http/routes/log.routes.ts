@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, type ErrorCode } from '../../errors.ts';
+import { PUBLIC_READ } from '../../edge/public-cors.ts';
 import type { LogService } from '../../log/log.service.ts';
 import { MAX_ENTRIES_PER_READ } from '../../log/transparency-log.ts';
 import { toBase64, toHex } from '../../proof/hex.ts';
-import { PUBLIC_READ } from '../public-cors.ts';
+import { AppError, type ErrorCode } from '../../shared/errors.ts';
 import { errorResponses, NOT_MODIFIED } from '../schemas.ts';
 import {
   CheckpointSchema,

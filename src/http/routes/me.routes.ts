@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from 'typebox';
 import type { AccountService } from '../../accounts/account.service.ts';
-import { type Clock, nextUtcMidnight } from '../../clock.ts';
+import { type Clock, nextUtcMidnight } from '../../shared/clock.ts';
 import { PlanSchema, TimeSchema } from '../schema-atoms.ts';
 import { errorResponses } from '../schemas.ts';
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../errors.ts';
 import type { OperationContext, RandomService } from '../../randomness/random.service.ts';
 import type { SourceName } from '../../randomness/source.ts';
+import { AppError } from '../../shared/errors.ts';
 import { errorResponses, PROTECTED_ERRORS } from '../schemas.ts';
 import {
   BytesQuerySchema,

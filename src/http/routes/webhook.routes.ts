@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { ErrorCode } from '../../errors.ts';
+import type { ErrorCode } from '../../shared/errors.ts';
 import type { WebhookService } from '../../webhooks/webhook.service.ts';
 import { errorResponses, PROTECTED_ERRORS } from '../schemas.ts';
 import {

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Signer } from '../../giveaways/signer.ts';
+import { PUBLIC_READ } from '../../edge/public-cors.ts';
 import type { LogService } from '../../log/log.service.ts';
 import { KEYS_PATH } from '../../proof/keys-path.ts';
-import { PUBLIC_READ } from '../public-cors.ts';
+import type { Signer } from '../../signing/signer.ts';
 import { errorResponses } from '../schemas.ts';
 import { KeySetSchema } from './well-known.schemas.ts';
 

@@ -1,0 +1,157 @@
+import { createPublicKey, hash, verify as nodeVerify } from 'node:crypto';
+import { bytesEqual } from '../../proof/hex.ts';
+import { openKeyEntry, readLogEntry } from '../../proof/log-entry.ts';
+import { leafHash, rootOfNodes } from '../../proof/merkle.ts';
+import { isRecord } from '../../proof/report.ts';
+import { type Ed25519Verify, objectHashProblem, objectSignatureProblem } from '../../proof/signed-object.ts';
+
+const sha256 = (data: Uint8Array) => hash('sha256', data, 'buffer') as unknown as Uint8Array;
+
+/** node:crypto's Ed25519, about twenty times the pure-JS check: a whole log is many signatures. */
+const keyObjects = new Map<string, ReturnType<typeof createPublicKey>>();
+export const fastVerify: Ed25519Verify = (signature, message, publicKey) => {
+  const x = Buffer.from(publicKey).toString('base64url');
+  let key = keyObjects.get(x);
+  if (!key) {
+    key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
+    keyObjects.set(x, key);
+  }
+  return nodeVerify(null, message, key, signature);
+};
+
+export interface AuditEntry {
+  index: number;
+  kind: string;
+  id: string;
+  leafData: Uint8Array;
+}
+
+export interface AuditFinding {
+  /** `entry` a broken entry; `monitor` what the log shows and a monitor must report. */
+  severity: 'entry' | 'monitor';
+  index?: number;
+  message: string;
+}
+
+interface KeyState {
+  publicKey: Uint8Array;
+  retired: boolean;
+}
+
+/**
+ * Re-checks a log entry by entry, in order (CONTRACT §8 "tyche log verify", "Monitoring"): each
+ * entry is canonical JSON of the kind and id the log names; key entries are signed by the log key;
+ * every seal and certificate is hashed and signed by a key announced earlier in the log and not
+ * retired before it; a v2 certificate draws from a seal the log holds. Alongside, it tallies what
+ * a monitor reports: an owner sealing more than once on one round, a giveaway sealed twice.
+ */
+export function createLogAuditor(logPublicKey: Uint8Array) {
+  const leaves: Uint8Array[] = [];
+  const keys = new Map<string, KeyState>();
+  const sealHashes = new Map<string, string>();
+  const sealsByGiveaway = new Map<string, string[]>();
+  const sealsByOwnerRound = new Map<string, string[]>();
+  const findings: AuditFinding[] = [];
+  const broken = (index: number, message: string) => findings.push({ severity: 'entry', index, message });
+
+  function signedBy(obj: Record<string, unknown>): string | null {
+    const sig = isRecord(obj.signature) ? obj.signature : {};
+    const kid = typeof sig.kid === 'string' ? sig.kid : '';
+    const state = keys.get(kid);
+    if (!state) return `signed by key ${JSON.stringify(kid)}, which no earlier entry announces`;
+    if (state.retired) return `signed by key ${kid}, retired earlier in the log`;
+    const doc = {
+      keys: [{ kty: 'OKP', crv: 'Ed25519', kid, x: Buffer.from(state.publicKey).toString('base64url') }],
+    };
+    return objectHashProblem(obj, sha256) ?? objectSignatureProblem(obj, doc, fastVerify);
+  }
+
+  function keyEntry(index: number, obj: Record<string, unknown>): void {
+    const opened = openKeyEntry(obj, logPublicKey, sha256, fastVerify);
+    if (!opened.ok) return void broken(index, `key entry: ${opened.problem}`);
+    const { key } = opened;
+    const known = keys.get(key.kid);
+    if (known && !bytesEqual(known.publicKey, key.publicKey)) {
+      return void broken(index, `key entry: ${key.kid} is announced again with another public key`);
+    }
+    keys.set(key.kid, { publicKey: key.publicKey, retired: key.retiredAt !== undefined });
+  }
+
+  function sealEntry(obj: Record<string, unknown>): void {
+    const giveaway = isRecord(obj.giveaway) ? obj.giveaway : {};
+    const beacon = isRecord(obj.beacon) ? obj.beacon : {};
+    const publicId = String(giveaway.public_id);
+    sealHashes.set(String(obj.seal_id), String(obj.hash));
+    sealsByGiveaway.set(publicId, [...(sealsByGiveaway.get(publicId) ?? []), String(obj.seal_id)]);
+    const ownerRound = `${String(giveaway.owner)} ${String(beacon.round)}`;
+    sealsByOwnerRound.set(ownerRound, [...(sealsByOwnerRound.get(ownerRound) ?? []), publicId]);
+  }
+
+  return {
+    /** Checks the next entry; entries must come in index order with no gap. */
+    add(served: AuditEntry): void {
+      // The tree is built from what was served, in order; an entry labelled with another index
+      // is reported where it stands and still checked, so one bad label does not hide the rest.
+      const position = leaves.length;
+      if (served.index !== position) broken(position, `entry ${position} is served as index ${served.index}`);
+      leaves.push(leafHash(served.leafData, sha256));
+      const entry = { ...served, index: position };
+      const read = readLogEntry(entry.leafData, entry.kind, entry.id);
+      if (!read.ok) {
+        broken(entry.index, read.problem);
+        return;
+      }
+      const obj = read.object;
+      if (entry.kind === 'key') {
+        keyEntry(entry.index, obj);
+        return;
+      }
+      const problem = signedBy(obj);
+      if (problem) broken(entry.index, `${entry.kind} ${entry.id}: ${problem}`);
+      if (entry.kind === 'seal') sealEntry(obj);
+      if (entry.kind === 'certificate' && isRecord(obj.seal)) {
+        const sealId = String(obj.seal.seal_id);
+        if (sealHashes.get(sealId) !== obj.seal.hash) {
+          broken(
+            entry.index,
+            `certificate ${entry.id} draws from seal ${sealId}, which the log does not hold as such`,
+          );
+        }
+      }
+    },
+
+    size: () => leaves.length,
+
+    /** RFC 9162 root of the first `size` entries seen. */
+    rootAt(size: number): Uint8Array {
+      const packed = new Uint8Array(size * 32);
+      for (let i = 0; i < size; i++) packed.set(leaves[i], i * 32);
+      return rootOfNodes(packed, size, sha256);
+    },
+
+    /** Every finding, entries first in log order, then what monitoring shows. */
+    findings(): AuditFinding[] {
+      const monitor: AuditFinding[] = [];
+      for (const [publicId, seals] of sealsByGiveaway) {
+        if (seals.length > 1) {
+          monitor.push({
+            severity: 'monitor',
+            message: `giveaway ${publicId} has ${seals.length} seals: ${seals.join(', ')}`,
+          });
+        }
+      }
+      for (const [ownerRound, ids] of sealsByOwnerRound) {
+        const [owner, round] = ownerRound.split(' ');
+        if (ids.length > 1) {
+          monitor.push({
+            severity: 'monitor',
+            message: `owner ${owner} sealed ${ids.length} giveaways on drand round ${round}: ${ids.join(', ')}`,
+          });
+        }
+      }
+      return [...findings, ...monitor];
+    },
+  };
+}
+
+export type LogAuditor = ReturnType<typeof createLogAuditor>;

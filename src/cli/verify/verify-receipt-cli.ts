@@ -1,0 +1,206 @@
+// `tyche verify --receipt`: one entrant's own check (CONTRACT §7.8) from a receipt URL or a
+// saved receipt. The entry ticket, the leaf from the Telegram id and salt, the proof against the
+// signed seal and, once drawn, the draw re-run to say whether this entrant won.
+
+import { entrantLeafHash } from '../../proof/entrant-leaf.ts';
+import { fromHex, toHex } from '../../proof/hex.ts';
+import { KEYS_PATH } from '../../proof/keys-path.ts';
+import { splitLogAnnotations } from '../../proof/log-entry.ts';
+import { parseReceiptCode, type ReceiptCode, ticketChecks } from '../../proof/receipt-checks.ts';
+import { type Check, isRecord, makeCheck, report } from '../../proof/report.ts';
+import { ALGORITHM_V2, type InclusionProof, type Seal } from '../../proof/v2-types.ts';
+import { type Outcome, verifyReceipt, verifySeal } from '../../proof/verifier.ts';
+import { UsageError } from '../command.ts';
+import { logChecks, witnessKeysOf } from './log-checks.ts';
+import type { VerifyContext } from './verify-cli-core.ts';
+import { chainHint, type NotChecked, type VerifyResult } from './verify-cli-output.ts';
+import { CannotCheck, fetchJson, isUrl, loadJson, sourceOf } from './verify-inputs.ts';
+
+const RECEIPT_PATH = /^(.*)\/g\/([^/]+)\/receipt\/?$/;
+
+interface Located {
+  server: string;
+  publicId: string;
+  code: ReceiptCode;
+  /** What a saved receipt brings along: its ticket and its place in the sealed list. */
+  saved?: Record<string, unknown>;
+}
+
+function serverOfReceiptUrl(text: unknown): { server: string; publicId: string } | undefined {
+  if (typeof text !== 'string' || !isUrl(text)) return undefined;
+  const url = new URL(text);
+  const match = RECEIPT_PATH.exec(url.pathname);
+  return match ? { server: `${url.origin}${match[1]}`, publicId: decodeURIComponent(match[2]) } : undefined;
+}
+
+async function locateReceipt(arg: string, context: VerifyContext): Promise<Located> {
+  if (isUrl(arg)) {
+    const at = serverOfReceiptUrl(arg);
+    if (!at) throw new UsageError(`${arg} is not a receipt URL (…/g/PUBLIC_ID/receipt#<telegram_id>.<salt>)`);
+    const code = parseReceiptCode(new URL(arg).hash);
+    if (typeof code === 'string') throw new UsageError(`${arg}: ${code} after the # (#<telegram_id>.<salt>)`);
+    return { ...at, code };
+  }
+  const saved = await loadJson(sourceOf(arg), 'receipt');
+  if (!isRecord(saved) || typeof saved.giveaway !== 'string') {
+    throw new CannotCheck(`${arg} is not a receipt: it names no giveaway`);
+  }
+  const code = parseReceiptCode(`${String(saved.telegram_id)}.${String(saved.salt)}`);
+  if (typeof code === 'string') throw new CannotCheck(`${arg} is not a receipt: ${code}`);
+  const server = serverOfReceiptUrl(saved.receipt_url)?.server ?? context.io.baseUrl().replace(/\/+$/, '');
+  return { server, publicId: saved.giveaway, code, saved };
+}
+
+const hasPlace = (saved: Record<string, unknown> | undefined) =>
+  saved !== undefined && ['index', 'count', 'root', 'proof'].every((k) => saved[k] !== undefined);
+
+function outcomeLine(outcome: Outcome | undefined, seal: Seal, drawn: boolean): string {
+  if (!drawn)
+    return `Result: not drawn yet; the draw uses drand round ${seal.beacon.round}, due at ${seal.beacon.round_at}`;
+  if (!outcome) return 'Result: unknown, the certificate does not check';
+  if (outcome.position === undefined) return 'Result: this entrant was not drawn';
+  if (outcome.reserve) {
+    const reserve = outcome.position - seal.giveaway.winners_count;
+    return `Result: this entrant is reserve #${reserve} (position ${outcome.position})`;
+  }
+  return `Result: this entrant won: winner #${outcome.position}`;
+}
+
+/** Reads the receipt and everything it is checked against, and runs the one verifier. */
+export async function verifyReceiptFrom(arg: string, context: VerifyContext): Promise<VerifyResult> {
+  const { sha256, chains } = context;
+  const { server, publicId, code, saved } = await locateReceipt(arg, context);
+  const leafHash = toHex(entrantLeafHash(fromHex(code.salt), code.telegramId, sha256));
+  const g = `${server}/g/${encodeURIComponent(publicId)}`;
+  const keysSource =
+    context.keysOption === undefined ? { url: `${server}${KEYS_PATH}` } : sourceOf(context.keysOption);
+  const [giveaway, keys, ticket] = await Promise.all([
+    fetchJson(`${g}.json`, 'giveaway').then((r) => r.json),
+    loadJson(keysSource, 'signing keys'),
+    saved?.ticket !== undefined
+      ? saved.ticket
+      : fetchJson(`${g}/ticket/${leafHash}`, 'ticket', [404]).then((r) => r.json),
+  ]);
+  const checks: Check[] =
+    ticket === undefined
+      ? [
+          makeCheck(
+            'ticket',
+            'Entry ticket',
+            `the service has no entry with leaf hash ${leafHash}: this Telegram id and salt are not an entrant of ${publicId}`,
+            '',
+          ),
+        ]
+      : ticketChecks(ticket, { publicId, leafHash }, keys, sha256);
+  const extra: Record<string, unknown> = {
+    giveaway: publicId,
+    leaf_hash: leafHash,
+    in_sealed_list: null,
+    outcome: null,
+  };
+  const heading = [
+    `Receipt of Telegram id ${code.telegramId} in giveaway ${publicId}${isRecord(giveaway) ? `: ${JSON.stringify(giveaway.title)}` : ''}`,
+    `Leaf hash ${leafHash}`,
+  ];
+  const notChecked: NotChecked[] = [];
+  const seal = isRecord(giveaway) ? (giveaway.seal as Seal | null) : null;
+  if (!seal) {
+    notChecked.push({
+      id: 'seal',
+      label: 'Sealed list',
+      detail: `not sealed yet (status ${isRecord(giveaway) ? String(giveaway.status) : 'unknown'}); check again after the seal`,
+    });
+    return { heading, report: report(ALGORITHM_V2, 'public', checks), notChecked, summary: [], extra };
+  }
+
+  let place: InclusionProof | undefined;
+  if (hasPlace(saved)) place = saved as unknown as InclusionProof;
+  else {
+    const answer = await fetchJson(`${g}/proof/${leafHash}`, 'inclusion proof', [404, 409]);
+    place = answer.json as InclusionProof | undefined;
+  }
+  if (!place) {
+    const sealReport = await verifySeal({ seal, keys, sha256, chains });
+    checks.push(
+      ...sealReport.checks,
+      makeCheck(
+        'receipt-proof',
+        'In the sealed list',
+        `leaf ${leafHash} is not among the ${seal.entrants?.count} sealed entrants`,
+        '',
+      ),
+    );
+    extra.in_sealed_list = false;
+    notChecked.push(...chainHint(sealReport, chains.length));
+    return {
+      heading,
+      report: report(ALGORITHM_V2, 'public', checks),
+      notChecked,
+      summary: ['In the sealed list: no'],
+      extra,
+    };
+  }
+
+  const certificateId = isRecord(giveaway) ? giveaway.certificate_id : null;
+  const certificate =
+    typeof certificateId === 'string'
+      ? (await fetchJson(`${server}/verify/${encodeURIComponent(certificateId)}.json`, 'certificate')).json
+      : undefined;
+  const result = await verifyReceipt({
+    receipt: {
+      telegram_id: code.telegramId,
+      salt: code.salt,
+      leaf_hash: leafHash,
+      index: place.index,
+      count: place.count,
+      root: place.root,
+      proof: place.proof,
+      seal_id: typeof saved?.seal_id === 'string' ? saved.seal_id : undefined,
+    },
+    seal,
+    keys,
+    sha256,
+    certificate,
+    chains,
+  });
+  checks.push(...result.checks, ...(await receiptLogChecks(server, giveaway, seal, certificate, context)));
+  notChecked.push(...chainHint(result, chains.length));
+  const included = result.checks.some((c) => c.id === 'receipt-proof' && c.ok);
+  extra.in_sealed_list = included;
+  extra.index = place.index;
+  extra.certificate_id = certificateId ?? null;
+  extra.outcome = result.outcome ?? null;
+  const summary = [
+    included
+      ? `In the sealed list: yes, index ${place.index} of ${seal.entrants.count} (seal ${seal.seal_id})`
+      : 'In the sealed list: not proven',
+  ];
+  if (included) summary.push(outcomeLine(result.outcome, seal, certificate !== undefined));
+  return { heading, report: report(ALGORITHM_V2, 'public', checks), notChecked, summary, extra };
+}
+
+/**
+ * The seal against the server's log (and once drawn, the certificate too, with the seal's witnesses),
+ * as for a certificate: the seal's log index comes from the giveaway, the rest from the certificate.
+ */
+async function receiptLogChecks(
+  server: string,
+  giveaway: unknown,
+  seal: Seal,
+  certificate: unknown,
+  context: VerifyContext,
+): Promise<Check[]> {
+  const { signed, annotations } = splitLogAnnotations(certificate);
+  const drawn = isRecord(signed) && 'log_index' in annotations;
+  return logChecks({
+    server,
+    annotations: drawn
+      ? annotations
+      : { seal_log_index: isRecord(giveaway) ? giveaway.log_index : undefined },
+    certificate: drawn ? signed : undefined,
+    seal: seal as unknown as Record<string, unknown>,
+    logKey: context.values['log-key'] as string | undefined,
+    witnessKeys: witnessKeysOf(context.values.witness, context.io.env),
+    env: context.io.env,
+  });
+}

@@ -1,0 +1,150 @@
+import type { InclusionProof, Receipt, Ticket, TicketBody } from '../../proof/v2-types.ts';
+import { TICKET_TYPE } from '../../proof/v2-types.ts';
+import { AppError } from '../../shared/errors.ts';
+import { sealCertificate } from '../../signing/certificate-crypto.ts';
+import type { Signer } from '../../signing/signer.ts';
+import type { GiveawayRow } from '../giveaway.repository.ts';
+import type { SealRepository } from '../seal/seal.repository.ts';
+import { createEntrantProofs } from './entrant-tree.ts';
+import type { EntrantRow, ParticipantRepository } from './participant.repository.ts';
+
+export const ENTRANTS_PAGE_MAX = 1000;
+const LEAF_HASH = /^[0-9a-f]{64}$/;
+
+export interface EntrantView {
+  telegram_id: number;
+  username: string | null;
+  first_name: string | null;
+  joined_at: string;
+  salt: string;
+  leaf_hash: string;
+  index: number | null;
+}
+
+interface Deps {
+  participants: ParticipantRepository;
+  seals: SealRepository;
+  signer: Signer;
+  publicBaseUrl: string;
+}
+
+// Entrants pages follow the canonical order: the cursor carries the last leaf hash and the index
+// of the next entrant, so a sealed list's indices come without counting.
+const CURSOR = /^e1\.([0-9]{1,9})\.([0-9a-f]{64})$/;
+const encodeCursor = (next: number, leaf: string) => Buffer.from(`e1.${next}.${leaf}`).toString('base64url');
+
+function decodeCursor(cursor: string): { next: number; after: string } {
+  const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  if (!match) {
+    throw new AppError('invalid_parameter', 'cursor is not one this API issued', {
+      errors: [{ parameter: 'cursor', message: 'must be a next_cursor value from a previous page' }],
+    });
+  }
+  return { next: Number(match[1]), after: match[2] };
+}
+
+export const receiptUrlOf = (publicBaseUrl: string, publicId: string) =>
+  `${publicBaseUrl}/g/${publicId}/receipt`;
+
+/** One entrant's receipt page: their id and salt ride in the fragment, which no server sees. */
+export const entrantReceiptUrl = (
+  publicBaseUrl: string,
+  publicId: string,
+  telegramId: number,
+  salt: string,
+) => `${receiptUrlOf(publicBaseUrl, publicId)}#${telegramId}.${salt}`;
+
+/**
+ * CONTRACT §7.8: what an entrant holds. The ticket is signed when asked for: Ed25519 is
+ * deterministic, so the same entry under the same key always yields the same ticket bytes.
+ */
+export function createEntrantReceipts(deps: Deps) {
+  const { participants, seals, signer } = deps;
+  const proofs = createEntrantProofs(participants);
+
+  async function ticketOf(publicId: string, entrant: EntrantRow): Promise<Ticket> {
+    const body: TicketBody = {
+      type: TICKET_TYPE,
+      giveaway: publicId,
+      leaf_hash: entrant.leaf_hash,
+      joined_at: new Date(entrant.joined_at).toISOString(),
+    };
+    return sealCertificate(body, await signer.current());
+  }
+
+  async function proofOf(
+    row: GiveawayRow,
+    leafHash: string,
+  ): Promise<InclusionProof | 'not_sealed' | undefined> {
+    if (!LEAF_HASH.test(leafHash)) return undefined;
+    const seal = await seals.find(row.id);
+    if (!seal) {
+      // Before the seal there is no list to prove against, but an unknown leaf is still unknown.
+      return (await participants.entrantByLeaf(row.id, leafHash)) ? 'not_sealed' : undefined;
+    }
+    return proofs.byLeaf(seal, row.id, leafHash);
+  }
+
+  return {
+    ticketOf,
+    proofOf,
+
+    async ticketByLeaf(row: GiveawayRow, leafHash: string): Promise<Ticket | undefined> {
+      if (!LEAF_HASH.test(leafHash)) return undefined;
+      const entrant = await participants.entrantByLeaf(row.id, leafHash);
+      return entrant ? ticketOf(row.public_id, entrant) : undefined;
+    },
+
+    async receipt(row: GiveawayRow, telegramId: number): Promise<Receipt> {
+      const entrant = Number.isSafeInteger(telegramId)
+        ? await participants.entrantById(row.id, telegramId)
+        : undefined;
+      if (!entrant) throw new AppError('not_found', `${telegramId} is not an entrant of this giveaway`);
+      const receipt: Receipt = {
+        giveaway: row.public_id,
+        telegram_id: entrant.telegram_id,
+        salt: entrant.salt,
+        leaf_hash: entrant.leaf_hash,
+        receipt_url: `${receiptUrlOf(deps.publicBaseUrl, row.public_id)}#${entrant.telegram_id}.${entrant.salt}`,
+        ticket: await ticketOf(row.public_id, entrant),
+      };
+      const seal = await seals.find(row.id);
+      if (seal) {
+        const proof = await proofs.byLeaf(seal, row.id, entrant.leaf_hash);
+        if (proof) Object.assign(receipt, proof, { seal_id: seal.seal_id });
+      }
+      return receipt;
+    },
+
+    async entrantsPage(
+      row: GiveawayRow,
+      query: { limit: number; cursor?: string | undefined },
+    ): Promise<{ entrants: EntrantView[]; next_cursor: string | null }> {
+      const from = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+      const rows =
+        from === undefined
+          ? await participants.entrantsFrom(row.id, '', query.limit + 1)
+          : await participants.entrantsFrom(row.id, from.after, query.limit + 1, { inclusive: false });
+      const page = rows.slice(0, query.limit);
+      const sealed = row.status !== 'active' && (await seals.find(row.id)) !== undefined;
+      const start = from?.next ?? 0;
+      const entrants = page.map((e, i) => ({
+        telegram_id: e.telegram_id,
+        username: e.username,
+        first_name: e.first_name,
+        joined_at: new Date(e.joined_at).toISOString(),
+        salt: e.salt,
+        leaf_hash: e.leaf_hash,
+        index: sealed ? start + i : null,
+      }));
+      const last = page[page.length - 1];
+      const more = rows.length > query.limit;
+      return {
+        entrants,
+        next_cursor: more && last ? encodeCursor(start + page.length, last.leaf_hash) : null,
+      };
+    },
+  };
+}
+
+export type EntrantReceipts = ReturnType<typeof createEntrantReceipts>;

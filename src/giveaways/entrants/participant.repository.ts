@@ -1,0 +1,298 @@
+import {
+  type Kysely,
+  PostgresAdapter,
+  type RawBuilder,
+  type Selectable,
+  type SelectQueryBuilder,
+  sql,
+} from 'kysely';
+import type { Database, ParticipantsTable } from '../../store/schema.ts';
+import type { CsvRow } from '../results/csv.ts';
+
+export type { CsvRow } from '../results/csv.ts';
+
+export type ParticipantRow = Selectable<ParticipantsTable>;
+
+/** Where a CSV page ends: the next page starts after this (second, telegram_id). */
+export interface CsvPosition {
+  second: number;
+  telegramId: number;
+}
+
+type PageQuery = SelectQueryBuilder<Database, 'participants', object>;
+
+/**
+ * Runs a page query and returns its rows through one JSON value. node:sqlite hands each row
+ * over as a null-prototype (dictionary-mode) object: at a million rows those cost more than
+ * the export itself and swell the heap by over 100 MB, while one JSON.parse per page does not.
+ */
+async function asJsonPage(trx: Kysely<Database>, query: PageQuery): Promise<CsvRow[]> {
+  const page = query.select(['telegram_id', 'username', 'first_name', 'joined_at']).as('page');
+  const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
+  // PostgreSQL's json arrives parsed; SQLite's as text. Empty: null and '[]'.
+  const aggregate: RawBuilder<CsvRow[] | string | null> = postgres
+    ? sql`json_agg(json_build_array(telegram_id, username, first_name, joined_at))`
+    : sql`json_group_array(json_array(telegram_id, username, first_name, joined_at))`;
+  const row = await trx.selectFrom(page).select(aggregate.as('rows')).executeTakeFirst();
+  const rows = (typeof row?.rows === 'string' ? JSON.parse(row.rows) : (row?.rows ?? [])) as CsvRow[];
+  return inCsvOrder(rows);
+}
+
+/** Aggregates keep their input's order on both engines in practice; this makes it a guarantee. */
+function inCsvOrder(rows: CsvRow[]): CsvRow[] {
+  const key = (row: CsvRow) => Math.floor(row[3] / 1000);
+  for (let i = 1; i < rows.length; i++) {
+    const a = rows[i - 1];
+    const b = rows[i];
+    if (key(a) > key(b) || (key(a) === key(b) && a[0] >= b[0])) {
+      return rows.sort((x, y) => key(x) - key(y) || x[0] - y[0]);
+    }
+  }
+  return rows;
+}
+
+/** SQLite binds at most 32 766 values per statement: 6 columns × 2000 rows stays well below. */
+const ROWS_PER_INSERT = 2000;
+const IDS_PER_LOOKUP = 1000;
+/** Leaf hashes per read while sealing: 1 MB of hex text at a time. */
+const LEAVES_PER_PAGE = 16_384;
+
+/** The participants of a giveaway among `telegramIds`, looked up in slices the engines accept. */
+async function joinedAmong(trx: Kysely<Database>, giveawayId: number, telegramIds: number[]) {
+  const rows: Pick<ParticipantRow, 'telegram_id' | 'entry_number' | 'username'>[] = [];
+  for (let i = 0; i < telegramIds.length; i += IDS_PER_LOOKUP) {
+    rows.push(
+      ...(await trx
+        .selectFrom('participants')
+        .select(['telegram_id', 'entry_number', 'username'])
+        .where('giveaway_id', '=', giveawayId)
+        .where('telegram_id', 'in', telegramIds.slice(i, i + IDS_PER_LOOKUP))
+        .execute()),
+    );
+  }
+  return rows;
+}
+
+/** "7\n42\n99" → [7, 42, 99]. Ids are below 2^53, so accumulating digits in a double is exact. */
+function parseIdList(text: string): number[] {
+  const ids: number[] = [];
+  let value = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      ids.push(value);
+      value = 0;
+    } else {
+      value = value * 10 + (c - 48);
+    }
+  }
+  if (text.length > 0) ids.push(value);
+  return ids;
+}
+
+/** An entrant as the seal, proofs and receipts see it. */
+export interface EntrantRow {
+  telegram_id: number;
+  username: string | null;
+  first_name: string | null;
+  joined_at: number;
+  salt: string;
+  leaf_hash: string;
+}
+
+/**
+ * One column of a giveaway's participants, sorted by itself and joined into one text by the store
+ * (an ORDER BY inside the aggregate would make SQLite sort again).
+ */
+async function columnInOrder(
+  trx: Kysely<Database>,
+  giveawayId: number,
+  column: 'telegram_id' | 'leaf_hash',
+  separator: string,
+): Promise<string> {
+  const ordered = trx
+    .selectFrom('participants')
+    .select(column)
+    .where('giveaway_id', '=', giveawayId)
+    .orderBy(column)
+    .as('ordered');
+  const row = await trx
+    .selectFrom(ordered)
+    .select(sql<string | null>`string_agg(cast(${sql.ref(column)} as text), ${separator})`.as('joined'))
+    .executeTakeFirst();
+  return row?.joined ?? '';
+}
+
+const ENTRANT_COLUMNS = ['telegram_id', 'username', 'first_name', 'joined_at', 'salt', 'leaf_hash'] as const;
+
+/** One entrant of a giveaway by a unique column (its leaf hash or its Telegram id). */
+async function entrantWhere(
+  trx: Kysely<Database>,
+  giveawayId: number,
+  column: 'leaf_hash' | 'telegram_id',
+  value: string | number,
+): Promise<EntrantRow | undefined> {
+  const row = await trx
+    .selectFrom('participants')
+    .select(ENTRANT_COLUMNS)
+    .where('giveaway_id', '=', giveawayId)
+    .where(column, '=', value)
+    .executeTakeFirst();
+  return row ? entrantOf(row) : undefined;
+}
+
+export function createParticipantRepository(db: Kysely<Database>) {
+  return {
+    /**
+     * Every leaf hash in canonical (ascending) order, packed (n × 32 bytes). Read in pages along
+     * the (giveaway_id, leaf_hash) index, each page one aggregated hex text (a row per entrant
+     * costs far more at a million), written straight into the packed buffer: only one page is
+     * ever held as text.
+     */
+    async leafHashesInOrder(giveawayId: number, trx: Kysely<Database> = db): Promise<Uint8Array> {
+      const counted = await trx
+        .selectFrom('participants')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('giveaway_id', '=', giveawayId)
+        .executeTakeFirstOrThrow();
+      const packed = Buffer.allocUnsafe(Number(counted.n) * 32);
+      let filled = 0;
+      let after = '';
+      for (;;) {
+        const ordered = trx
+          .selectFrom('participants')
+          .select('leaf_hash')
+          .where('giveaway_id', '=', giveawayId)
+          .where('leaf_hash', '>', after)
+          .orderBy('leaf_hash')
+          .limit(LEAVES_PER_PAGE)
+          .as('ordered');
+        const row = await trx
+          .selectFrom(ordered)
+          .select(sql<string | null>`string_agg(leaf_hash, '')`.as('leaves'))
+          .executeTakeFirst();
+        const text = row?.leaves ?? '';
+        if (text.length % 64 !== 0 || filled + text.length / 2 > packed.length)
+          throw new Error('leaf hashes are not 32 bytes each, or the list changed while read');
+        filled += packed.write(text, filled, 'hex');
+        if (text.length < LEAVES_PER_PAGE * 64) return packed.subarray(0, filled);
+        after = text.slice(-64);
+      }
+    },
+
+    /** Up to `limit` entrants in canonical order from `fromLeafHash` on (inclusive). */
+    async entrantsFrom(
+      giveawayId: number,
+      fromLeafHash: string,
+      limit: number,
+      options: { inclusive: boolean } = { inclusive: true },
+      trx: Kysely<Database> = db,
+    ): Promise<EntrantRow[]> {
+      const rows = await trx
+        .selectFrom('participants')
+        .select(ENTRANT_COLUMNS)
+        .where('giveaway_id', '=', giveawayId)
+        .where('leaf_hash', options.inclusive ? '>=' : '>', fromLeafHash)
+        .orderBy('leaf_hash')
+        .limit(limit)
+        .execute();
+      return rows.map(entrantOf);
+    },
+
+    async entrantByLeaf(giveawayId: number, leafHash: string, trx: Kysely<Database> = db) {
+      return entrantWhere(trx, giveawayId, 'leaf_hash', leafHash);
+    },
+
+    async entrantById(giveawayId: number, telegramId: number, trx: Kysely<Database> = db) {
+      return entrantWhere(trx, giveawayId, 'telegram_id', telegramId);
+    },
+
+    async insertMany(rows: ParticipantRow[], trx: Kysely<Database> = db): Promise<void> {
+      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+        await trx
+          .insertInto('participants')
+          .values(rows.slice(i, i + ROWS_PER_INSERT))
+          .execute();
+      }
+    },
+
+    /** Entry numbers of those of `telegramIds` that already joined. */
+    async entryNumbers(
+      giveawayId: number,
+      telegramIds: number[],
+      trx: Kysely<Database> = db,
+    ): Promise<Map<number, number>> {
+      const rows = await joinedAmong(trx, giveawayId, telegramIds);
+      return new Map(rows.map((row) => [Number(row.telegram_id), Number(row.entry_number)]));
+    },
+
+    /**
+     * Every telegram_id, read along the primary key, so in canonical (ascending) order on both
+     * engines; runDraw checks the order and sorts if it ever is not. The store joins the ids
+     * into one text that is parsed here: at a million participants a row per id costs
+     * several times more. (An ORDER BY inside the aggregate would make SQLite sort again.)
+     */
+    async canonicalIds(giveawayId: number, trx: Kysely<Database> = db): Promise<number[]> {
+      return parseIdList(await columnInOrder(trx, giveawayId, 'telegram_id', '\n'));
+    },
+
+    async usernames(
+      giveawayId: number,
+      telegramIds: number[],
+      trx: Kysely<Database> = db,
+    ): Promise<Map<number, string | null>> {
+      const rows = await joinedAmong(trx, giveawayId, telegramIds);
+      return new Map(rows.map((row) => [Number(row.telegram_id), row.username]));
+    },
+
+    /**
+     * One page in CSV order (joined_at to the second, then telegram_id) along the covering
+     * participants_csv_order index. Paging by position rather than one long cursor means no
+     * connection (SQLite has only one) is held while a slow client reads. The rest of the
+     * current second and the later seconds are two index range scans: SQLite cannot seek on a
+     * row-value comparison that involves an expression.
+     */
+    async csvPage(
+      giveawayId: number,
+      after: CsvPosition | undefined,
+      limit: number,
+      trx: Kysely<Database> = db,
+    ): Promise<CsvRow[]> {
+      const base = trx.selectFrom('participants').where('giveaway_id', '=', giveawayId);
+      const second = sql<number>`joined_at / 1000`;
+      if (!after) return asJsonPage(trx, base.orderBy(second).orderBy('telegram_id').limit(limit));
+      const rest = await asJsonPage(
+        trx,
+        base
+          .where(second, '=', after.second)
+          .where('telegram_id', '>', after.telegramId)
+          .orderBy('telegram_id')
+          .limit(limit),
+      );
+      if (rest.length === limit) return rest;
+      const later = await asJsonPage(
+        trx,
+        base
+          .where(second, '>', after.second)
+          .orderBy(second)
+          .orderBy('telegram_id')
+          .limit(limit - rest.length),
+      );
+      return rest.concat(later);
+    },
+  };
+}
+
+export type ParticipantRepository = ReturnType<typeof createParticipantRepository>;
+
+function entrantOf(
+  row: Omit<EntrantRow, 'salt' | 'leaf_hash'> & { salt: string | null; leaf_hash: string | null },
+): EntrantRow {
+  return {
+    ...row,
+    telegram_id: Number(row.telegram_id),
+    joined_at: Number(row.joined_at),
+    salt: row.salt ?? '',
+    leaf_hash: row.leaf_hash ?? '',
+  };
+}

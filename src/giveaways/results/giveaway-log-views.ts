@@ -1,0 +1,42 @@
+import type { LogService, SealWitness } from '../../log/log.service.ts';
+import type { GiveawayRepository } from '../giveaway.repository.ts';
+import { isCertificateId } from '../ids.ts';
+import type { AnyCertificate, PublishedCertificate } from './giveaway.views.ts';
+import type { AnyDrawResponse, LoggedDrawResponse } from './giveaway-draw-views.ts';
+
+/** What the giveaway service publishes with the log's entry numbers beside the signed objects. */
+export function createLogViews(deps: {
+  giveaways: Pick<GiveawayRepository, 'findCertificate'>;
+  transparency: Pick<LogService, 'indexOf'>;
+}) {
+  const { giveaways, transparency } = deps;
+
+  /**
+   * The certificate as published: the signed object plus, beside it, its log index and, for v2,
+   * its seal's index and witnessed checkpoint (CONTRACT §8), which no signature covers.
+   */
+  async function publishedCertificate(id: string): Promise<PublishedCertificate | undefined> {
+    if (!isCertificateId(id)) return undefined;
+    const row = await giveaways.findCertificate(id);
+    if (!row) return undefined;
+    const certificate = JSON.parse(row.body) as AnyCertificate;
+    const published: PublishedCertificate = {
+      ...certificate,
+      log_index: await transparency.indexOf('certificate', id),
+    };
+    if ('seal' in certificate) {
+      published.seal_log_index = await transparency.indexOf('seal', certificate.seal.seal_id);
+      if (row.seal_witness !== null) published.seal_witness = JSON.parse(row.seal_witness) as SealWitness;
+    }
+    return published;
+  }
+
+  /** A draw's 200 with the log indices of its certificate (and seal) beside it. */
+  async function withLogIndices(body: AnyDrawResponse): Promise<LoggedDrawResponse> {
+    const log_index = await transparency.indexOf('certificate', body.certificate_id);
+    if (body.algorithm !== 'tyche-draw-v2') return { ...body, log_index };
+    return { ...body, log_index, seal_log_index: await transparency.indexOf('seal', body.seal.seal_id) };
+  }
+
+  return { publishedCertificate, withLogIndices };
+}

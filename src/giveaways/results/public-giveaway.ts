@@ -1,0 +1,117 @@
+import type { InclusionProof, Seal, Ticket } from '../../proof/v2-types.ts';
+import type { ConditionRepository, ExcludedCount } from '../conditions/condition.repository.ts';
+import { type EntrantReceipts, receiptUrlOf } from '../entrants/entrant-receipts.ts';
+import type { GiveawayRow, GiveawayStatus } from '../giveaway.repository.ts';
+import { verifyUrlOf } from './giveaway.views.ts';
+
+/** What anyone may see of a giveaway at /g/{public_id} (CONTRACT §3 "Public, no key"). */
+export interface PublicGiveaway {
+  public_id: string;
+  title: string;
+  description: string | null;
+  status: GiveawayStatus;
+  draw_mode: 'verifiable' | 'instant';
+  algorithm: 'tyche-draw-v2' | 'tyche-draw-v1';
+  entrants_count: number;
+  winners_count: number;
+  reserve_count: number;
+  created_at: string;
+  ends_at: string | null;
+  seal: Seal | null;
+  /** The seal's entry in the transparency log, beside the signed seal; null before the seal. */
+  log_index: number | null;
+  certificate_id: string | null;
+  /** The certificate's entry in the transparency log; null until drawn. */
+  certificate_log_index: number | null;
+  verify_url: string | null;
+  receipt_url: string;
+  drand: { chain_hash: string; relay: string };
+  /** Channels an entrant must be a member of, checked at join and again before the seal. */
+  conditions: { channel: string }[];
+  /** Entrants taken out of the list at the seal, per reason (CONTRACT §11). */
+  excluded: ExcludedCount[];
+}
+
+export interface PublicGiveawayLookup {
+  view(publicId: string): Promise<PublicGiveaway | undefined>;
+  proof(publicId: string, leafHash: string): Promise<InclusionProof | 'not_sealed' | undefined>;
+  ticket(publicId: string, leafHash: string): Promise<Ticket | undefined>;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function publicGiveawayOf(
+  row: GiveawayRow,
+  extra: {
+    seal: Seal | undefined;
+    publicBaseUrl: string;
+    drand: { chain_hash: string; relay: string };
+    logIndex?: number | null;
+    certificateLogIndex?: number | null;
+    conditions?: { channel: string }[];
+    excluded?: ExcludedCount[];
+  },
+): PublicGiveaway {
+  const verifiable = row.draw_mode === 'verifiable';
+  return {
+    public_id: row.public_id,
+    title: row.title,
+    description: row.description,
+    status: row.status as GiveawayStatus,
+    draw_mode: verifiable ? 'verifiable' : 'instant',
+    algorithm: verifiable ? 'tyche-draw-v2' : 'tyche-draw-v1',
+    entrants_count: Number(row.participants_count),
+    winners_count: row.winners_count,
+    reserve_count: Number(row.reserve_count),
+    created_at: iso(row.created_at)!,
+    ends_at: iso(row.ends_at),
+    seal: extra.seal ?? null,
+    log_index: extra.logIndex ?? null,
+    certificate_id: row.certificate_id,
+    certificate_log_index: extra.certificateLogIndex ?? null,
+    verify_url: row.certificate_id === null ? null : verifyUrlOf(extra.publicBaseUrl, row.certificate_id),
+    receipt_url: receiptUrlOf(extra.publicBaseUrl, row.public_id),
+    drand: extra.drand,
+    conditions: extra.conditions ?? [],
+    excluded: extra.excluded ?? [],
+  };
+}
+
+/** The keyless side of the giveaway service: what /g pages, proofs and tickets may show. */
+export function createPublicGiveaways(deps: {
+  findByPublicId(publicId: string): Promise<GiveawayRow | undefined>;
+  sealOf(row: GiveawayRow): Promise<Seal | undefined>;
+  receipts: Pick<EntrantReceipts, 'proofOf' | 'ticketByLeaf'>;
+  conditions: Pick<ConditionRepository, 'of' | 'excludedCounts'>;
+  /** The first log entry about a seal or certificate, or null. */
+  logIndexOf(kind: 'seal' | 'certificate', id: string): Promise<number | null>;
+  publicBaseUrl: string;
+  drand: { chain_hash: string; relay: string };
+}): PublicGiveawayLookup {
+  return {
+    async view(publicId) {
+      const row = await deps.findByPublicId(publicId);
+      if (!row) return undefined;
+      const seal = await deps.sealOf(row);
+      return publicGiveawayOf(row, {
+        seal,
+        publicBaseUrl: deps.publicBaseUrl,
+        drand: deps.drand,
+        logIndex: seal ? await deps.logIndexOf('seal', seal.seal_id) : null,
+        certificateLogIndex: row.certificate_id
+          ? await deps.logIndexOf('certificate', row.certificate_id)
+          : null,
+        conditions: (await deps.conditions.of(row.id)).map((c) => ({ channel: c.label })),
+        excluded: await deps.conditions.excludedCounts(row.id),
+      });
+    },
+    async proof(publicId, leafHash) {
+      const row = await deps.findByPublicId(publicId);
+      return row ? deps.receipts.proofOf(row, leafHash) : undefined;
+    },
+    async ticket(publicId, leafHash) {
+      const row = await deps.findByPublicId(publicId);
+      return row ? deps.receipts.ticketByLeaf(row, leafHash) : undefined;
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import { committedRound, roundTimeMs } from '../../proof/draw-v2.ts';
+import { toHex } from '../../proof/hex.ts';
+import { SEAL_TYPE, type Seal, type SealBody } from '../../proof/v2-types.ts';
+import type { OperationContext } from '../../randomness/random.service.ts';
+import { SourceError } from '../../randomness/source.ts';
+import type { DrandRounds, VerifiedRound } from '../../randomness/sources/drand-rounds.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { AppError } from '../../shared/errors.ts';
+import { sealCertificate } from '../../signing/certificate-crypto.ts';
+import type { Signer } from '../../signing/signer.ts';
+import { buildEntrantTree } from '../entrants/entrant-tree.ts';
+import type { GiveawayRow } from '../giveaway.repository.ts';
+import type { GiveawayUnitOfWork } from '../giveaway-store.ts';
+import { newOwnerPseudonym, newSealId } from '../ids.ts';
+import type { SealRow } from './seal.repository.ts';
+
+export const SEAL_JOB = 'giveaway.seal';
+export const DRAW_JOB = 'giveaway.draw';
+export const sealJobKey = (publicId: string) => `seal:${publicId}`;
+export const drawJobKey = (publicId: string) => `draw:${publicId}`;
+
+/** What the draw job needs: the giveaway, and whose call the draw's operation record names. */
+export interface DrawJobPayload {
+  giveawayId: number;
+  context: OperationContext;
+}
+
+interface Deps {
+  uow: GiveawayUnitOfWork;
+  owners: { ownerPseudonym(accountId: string, candidate: string): Promise<string> };
+  drand: DrandRounds;
+  signer: Signer;
+  clock: Clock;
+  delayRounds: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Why a giveaway that was not active could not be sealed, from its state now. */
+export function notActive(row: Pick<GiveawayRow, 'status'> | undefined): AppError {
+  if (row?.status === 'sealed') {
+    return new AppError(
+      'giveaway_sealed',
+      'This giveaway is already sealed; a giveaway has at most one seal',
+    );
+  }
+  return new AppError(
+    'already_drawn',
+    'This giveaway has already been drawn; a giveaway is drawn exactly once',
+  );
+}
+
+/**
+ * CONTRACT §7.3. The newest verified round is fetched first (a seal must not predate the
+ * randomness it names, and no seal is made while drand cannot be reached); then one
+ * transaction freezes the list under the giveaway's row lock — the lock every join takes —
+ * reads it in canonical order, signs the seal, stores it with its tree, and enqueues the draw at
+ * the committed round. The caller is answered only after that commit.
+ */
+export function createSealer(deps: Deps) {
+  const { uow, drand, signer, clock } = deps;
+  const chain = drand.chain;
+
+  return async function seal(row: GiveawayRow, context: OperationContext): Promise<SealRow> {
+    if (row.draw_mode !== 'verifiable') {
+      throw new AppError(
+        'not_verifiable',
+        'Only a verifiable giveaway is sealed; this one is drawn instantly',
+      );
+    }
+    if (row.status !== 'active') throw notActive(row);
+    if (Number(row.participants_count) === 0) {
+      throw new AppError('no_participants', 'A giveaway without entrants cannot be sealed');
+    }
+    let after: VerifiedRound;
+    try {
+      after = await drand.latest();
+    } catch (error) {
+      const reason = error instanceof SourceError ? error.message : 'drand could not be reached';
+      throw new AppError('randomness_unavailable', `Cannot seal now: ${reason}`);
+    }
+    const key = await signer.current();
+    const owner = await deps.owners.ownerPseudonym(row.account_id, newOwnerPseudonym());
+
+    return uow.run(async ({ giveaways, participants, seals, jobs, log, events, conditions }) => {
+      const sealedAt = clock.now().getTime();
+      if (!(await giveaways.seal(row.id, sealedAt))) throw notActive(await giveaways.findById(row.id));
+      // Entrants the pre-seal check found gone from a required channel leave the list here,
+      // under the lock every join takes, so the sealed count and root are of those kept.
+      const excluded = await conditions.excludeFailed(row.id, sealedAt);
+      const tree = buildEntrantTree(await participants.leafHashesInOrder(row.id));
+      if (tree.count === 0)
+        throw new AppError('no_participants', 'A giveaway without entrants cannot be sealed');
+      if (excluded > 0) await giveaways.setParticipantsCount(row.id, tree.count);
+      const round = committedRound({
+        afterRound: after.round,
+        sealedAtMs: sealedAt,
+        delayRounds: deps.delayRounds,
+        chain,
+      });
+      const roundAt = roundTimeMs(round, chain);
+      const body: SealBody = {
+        type: SEAL_TYPE,
+        seal_id: newSealId(),
+        giveaway: {
+          public_id: row.public_id,
+          title: row.title,
+          winners_count: row.winners_count,
+          reserve_count: Number(row.reserve_count),
+          owner,
+          created_at: iso(row.created_at),
+        },
+        entrants: { count: tree.count, root: toHex(tree.root) },
+        sealed_at: iso(sealedAt),
+        beacon: {
+          network: 'drand',
+          chain_hash: chain.hash,
+          after_round: after.round,
+          after_randomness: after.randomness,
+          round,
+          round_at: iso(roundAt),
+        },
+      };
+      const signed: Seal = sealCertificate(body, key);
+      const sealRow: SealRow = {
+        giveaway_id: row.id,
+        seal_id: body.seal_id,
+        body: JSON.stringify(signed),
+        round,
+        round_at: roundAt,
+        entrants_count: tree.count,
+        chunk_roots: tree.chunkRoots,
+        chunk_firsts: tree.chunkFirsts,
+        created_at: sealedAt,
+      };
+      await seals.insert(sealRow);
+      const logIndex = await log('seal', body.seal_id, signed, sealedAt);
+      const sealedRow = { ...row, status: 'sealed', sealed_at: sealedAt, participants_count: tree.count };
+      await events.sealed(sealedRow, signed, logIndex, sealedAt);
+      const payload: DrawJobPayload = { giveawayId: row.id, context };
+      await jobs.enqueue({ kind: DRAW_JOB, key: drawJobKey(row.public_id), runAt: roundAt, payload });
+      return sealRow;
+    });
+  };
+}
+
+export type Sealer = ReturnType<typeof createSealer>;

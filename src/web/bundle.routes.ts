@@ -1,0 +1,53 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import { AppError } from '../shared/errors.ts';
+import { ASSET_PREFIX, STANDALONE_VERIFIER } from './browser-modules.ts';
+import { type Bundle, browserScript, buildAll, standaloneVerifier } from './bundle.ts';
+
+// Bundles change only with a new release; revalidation by ETag is cheap.
+const CACHE = 'public, max-age=300';
+
+function sendBundle(request: FastifyRequest, reply: FastifyReply, bundle: Bundle) {
+  reply
+    .type('text/javascript; charset=utf-8')
+    .header('cache-control', CACHE)
+    .header('etag', bundle.etag)
+    .header('x-content-type-options', 'nosniff');
+  if (request.headers['if-none-match'] === bundle.etag) return reply.code(304).send();
+  return reply.send(bundle.code);
+}
+
+/** The pages' scripts under /assets/js/ and the standalone verifier, bundled on first use. */
+export const bundleRoutes: FastifyPluginAsync<{ config: Config }> = async (app, { config }) => {
+  const servedBy = config.publicBaseUrl;
+  // Built in the background once the app is ready, so the first visitor does not wait; a script
+  // that cannot be bundled is logged here and answered 500 to whoever asks for it.
+  app.addHook('onReady', async () => {
+    buildAll(servedBy).catch((error) =>
+      app.log.error({ err: error }, 'bundling the verifier scripts failed'),
+    );
+  });
+
+  app.get(`${ASSET_PREFIX}*`, { schema: { hide: true } }, async (request, reply) => {
+    const path = (request.params as { '*': string })['*'];
+    const pending = browserScript(`${ASSET_PREFIX}${path}`);
+    if (!pending) throw new AppError('not_found', 'No such script');
+    return sendBundle(request, reply, await pending);
+  });
+
+  app.get(
+    STANDALONE_VERIFIER.url,
+    {
+      schema: {
+        summary: 'The standalone verifier: one file for plain Node.js 20 or newer',
+        description:
+          'No key. `node tyche-verify.mjs <verify_url>` re-checks a draw, `--receipt <receipt_url>` one entrant; the same arguments, output and exit status as `tyche verify`. `--help` lists the options.',
+        tags: ['verify'],
+      },
+    },
+    async (request, reply) => {
+      reply.header('content-disposition', 'inline; filename="tyche-verify.mjs"');
+      return sendBundle(request, reply, await standaloneVerifier(servedBy));
+    },
+  );
+};

@@ -1,0 +1,145 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { Config } from '../config.ts';
+import { PUBLIC_READ } from '../edge/public-cors.ts';
+import type { PublicGiveawayLookup } from '../giveaways/results/public-giveaway.ts';
+import { AppError } from '../shared/errors.ts';
+import { renderGiveawayNotFoundPage, renderGiveawayPage } from './giveaway-page.ts';
+import { pageCsp, sendPage } from './page-parts.ts';
+import { renderReceiptPage } from './receipt-page.ts';
+import { prefersJson } from './verify.routes.ts';
+
+export const RECEIPT_SCRIPT_URL = '/assets/js/verify/receipt-page.js';
+
+const MAX_ID_LENGTH = 128;
+// A sealed list never changes, so neither do its proofs; tickets are deterministic signatures.
+// An entrant's proof and ticket are fixed once the list is sealed.
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+const PublicIdParams = Type.Object({ public_id: Type.String({ description: 'e.g. Wq3tY8mKp2aB' }) });
+const LeafParams = Type.Object({
+  public_id: Type.String({ description: 'e.g. Wq3tY8mKp2aB' }),
+  leaf_hash: Type.String({ description: 'the entrant leaf hash, 64 lower-case hex' }),
+});
+
+function sendJson(reply: FastifyReply, body: unknown, cache: string) {
+  return reply
+    .type('application/json; charset=utf-8')
+    .header('cache-control', cache)
+    .send(JSON.stringify(body));
+}
+
+/** CONTRACT §3 "Public, no key": a giveaway's page and JSON, entrants' proofs and tickets, the receipt page. */
+export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
+  config: Config;
+  giveaways: PublicGiveawayLookup;
+}> = async (app, { config, giveaways }) => {
+  const lookup = (id: string) =>
+    id.length > 0 && id.length <= MAX_ID_LENGTH ? giveaways.view(id) : undefined;
+  const scriptCsp = pageCsp(config.DRAND_URL);
+
+  app.get(
+    '/g/:public_id',
+    {
+      config: PUBLIC_READ,
+      schema: {
+        summary: "A giveaway's public page, or its JSON with the signed seal",
+        description:
+          'No key. The page works without JavaScript; `Accept: application/json` or the `.json` suffix gives the public giveaway: status, counts, `ends_at`, the signed seal once sealed, the certificate link once drawn.',
+        tags: ['verify'],
+        params: PublicIdParams,
+      },
+    },
+    async (request, reply) => {
+      const raw = request.params.public_id;
+      const suffixed = raw.endsWith('.json');
+      const id = suffixed ? raw.slice(0, -5) : raw;
+      const wantsJson = suffixed || prefersJson(request.headers.accept);
+      if (!suffixed) reply.header('vary', 'accept');
+      const view = await lookup(id);
+      if (!view) {
+        if (wantsJson) throw new AppError('not_found', 'No giveaway has this id');
+        return sendPage(reply, 404, renderGiveawayNotFoundPage(id));
+      }
+      if (wantsJson) return sendJson(reply, view, 'no-cache');
+      reply.header('cache-control', 'no-cache');
+      return sendPage(reply, 200, renderGiveawayPage(view));
+    },
+  );
+
+  app.get(
+    '/g/:public_id/proof/:leaf_hash',
+    {
+      config: PUBLIC_READ,
+      schema: {
+        summary: "An entrant's place in the sealed list: RFC 9162 inclusion proof",
+        description:
+          'No key. `{"index", "count", "root", "proof"}` once sealed; 404 for a leaf hash that is not in the list, 409 `not_sealed` before the seal. A leaf hash reveals nothing about who it is.',
+        tags: ['verify'],
+        params: LeafParams,
+      },
+    },
+    async (request, reply) => {
+      const { public_id: id, leaf_hash: leaf } = request.params;
+      const proof = id.length <= MAX_ID_LENGTH ? await giveaways.proof(id, leaf.toLowerCase()) : undefined;
+      if (proof === 'not_sealed') {
+        throw new AppError(
+          'not_sealed',
+          'The entrant list of this giveaway is not sealed yet; proofs exist after the seal',
+        );
+      }
+      if (!proof) {
+        const known = (await lookup(id)) !== undefined;
+        throw new AppError(
+          'not_found',
+          known ? 'No entrant of this giveaway has this leaf hash' : 'No giveaway has this id',
+        );
+      }
+      return sendJson(reply, proof, IMMUTABLE);
+    },
+  );
+
+  app.get(
+    '/g/:public_id/ticket/:leaf_hash',
+    {
+      config: PUBLIC_READ,
+      schema: {
+        summary: "An entrant's signed entry ticket",
+        description:
+          'No key. The `tyche-ticket-v2` signed when the entry was acknowledged: proof of entry, even for an entrant left out of the sealed list.',
+        tags: ['verify'],
+        params: LeafParams,
+      },
+    },
+    async (request, reply) => {
+      const { public_id: id, leaf_hash: leaf } = request.params;
+      const ticket = id.length <= MAX_ID_LENGTH ? await giveaways.ticket(id, leaf.toLowerCase()) : undefined;
+      if (!ticket) throw new AppError('not_found', 'No entrant of this giveaway has this leaf hash');
+      return sendJson(reply, ticket, IMMUTABLE);
+    },
+  );
+
+  app.get(
+    '/g/:public_id/receipt',
+    {
+      schema: {
+        summary: "An entrant's receipt page",
+        description:
+          'No key. Open with `#<telegram_id>.<salt hex>` in the fragment (never sent to the server): the page checks the entry against the signed seal in the browser and, once drawn, tells whether it won.',
+        tags: ['verify'],
+        params: PublicIdParams,
+      },
+    },
+    async (request, reply) => {
+      const id = request.params.public_id;
+      const view = await lookup(id);
+      if (!view) {
+        if (prefersJson(request.headers.accept)) throw new AppError('not_found', 'No giveaway has this id');
+        return sendPage(reply, 404, renderGiveawayNotFoundPage(id));
+      }
+      reply.header('cache-control', 'no-cache');
+      return sendPage(reply, 200, renderReceiptPage(view, RECEIPT_SCRIPT_URL), scriptCsp);
+    },
+  );
+};

@@ -1,0 +1,274 @@
+// The receipt page's script (bundled for the browser). The receipt code is read from the address
+// fragment and never leaves this browser: only the leaf hash computed from it is asked about.
+// Everything is checked with proof/verifier.ts against the signed seal and published keys.
+
+import { sha256 } from '@noble/hashes/sha2.js';
+import type { PublicGiveaway } from '../giveaways/results/public-giveaway.ts';
+import { entrantLeafHash } from '../proof/entrant-leaf.ts';
+import { fromHex, toHex } from '../proof/hex.ts';
+import {
+  outcomeSentence,
+  parseReceiptCode,
+  type ReceiptCode,
+  receiptDocument,
+  ticketChecks,
+} from '../proof/receipt-checks.ts';
+import { isRecord } from '../proof/report.ts';
+import type { DrandChainInfo, InclusionProof, Receipt, Ticket } from '../proof/v2-types.ts';
+import { OPERATOR_TRUST_LABEL, verifyCertificate, verifyReceipt } from '../proof/verifier.ts';
+import { fetchJson, fetchJsonOr404, note, renderChecks, type ShownCheck, shownCheck } from './check-list.ts';
+import { pageSealLogChecks } from './log-page-check.ts';
+import { chainsFor, relayRound } from './relay-fetch.ts';
+
+const $ = (id: string) => document.getElementById(id)!;
+const section = $('receipt');
+const data = section.dataset as { publicId: string; giveawayUrl: string; keysUrl: string; base: string };
+let saved: Receipt | undefined;
+
+const utc = (iso: string | null | undefined) =>
+  iso ? `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC` : '';
+
+function show(id: string, text: string, className?: string): void {
+  const el = $(id);
+  el.textContent = text;
+  el.hidden = text === '';
+  if (className !== undefined) el.className = className;
+}
+
+function facts(rows: [string, string][]): void {
+  const dl = $('receipt-facts');
+  dl.replaceChildren(
+    ...rows.flatMap(([term, value]) => {
+      const dt = document.createElement('dt');
+      dt.textContent = term;
+      const dd = document.createElement('dd');
+      dd.textContent = value;
+      if (/^[0-9a-f]{64}$/.test(value)) dd.className = 'mono';
+      return [dt, dd];
+    }),
+  );
+  dl.hidden = rows.length === 0;
+}
+
+interface Verdict {
+  checks: ShownCheck[];
+  /** What the entrant should read first when every check passed. */
+  summary: string;
+}
+
+function finish(v: Verdict): void {
+  renderChecks($('receipt-checks'), v.checks);
+  $('receipt-checks-heading').hidden = v.checks.length === 0;
+  const counted = v.checks.filter((c) => c.state !== 'note');
+  const failed = counted.filter((c) => c.state === 'bad').length;
+  $('receipt-summary').className = failed === 0 ? 'summary ok' : 'summary bad';
+  if (failed === 0) show('receipt-status', v.summary, 'verdict ok');
+  else {
+    const names = counted.filter((c) => c.state === 'bad').map((c) => c.label);
+    const text = `${failed} of ${counted.length} checks failed (${names.join(', ')}): do not trust this result.`;
+    show('receipt-status', text, 'verdict bad');
+  }
+}
+
+/** After the draw: the certificate, re-checked, and the round as the relay serves it. */
+async function drawnChecks(g: PublicGiveaway, certificate: unknown, keys: unknown, chains: DrandChainInfo[]) {
+  const beacon = isRecord(certificate) && isRecord(certificate.beacon) ? certificate.beacon : {};
+  const round = await relayRound(g.drand.relay, String(beacon.chain_hash), Number(beacon.round));
+  if (round.record === undefined) {
+    return [note('drand relay record', `not compared: could not read ${round.url}: ${round.problem}`)];
+  }
+  const report = await verifyCertificate({ certificate, keys, sha256, chains, beaconRecord: round.record });
+  return report.checks.filter((c) => c.id === 'beacon-record').map(shownCheck);
+}
+
+async function instantOutcome(g: PublicGiveaway, code: ReceiptCode): Promise<string> {
+  const base = `This giveaway is drawn instantly: there is no sealed list, and ${OPERATOR_TRUST_LABEL}.`;
+  if (g.status !== 'completed' || !g.certificate_id) return `Your entry is acknowledged. ${base}`;
+  const cert = await fetchJson(`/verify/${encodeURIComponent(g.certificate_id)}.json`);
+  const winners =
+    isRecord(cert) && Array.isArray(cert.winners) ? (cert.winners as Record<string, unknown>[]) : [];
+  const mine = winners.find((w) => w.telegram_id === code.telegramId);
+  const said = mine
+    ? `The certificate lists you as winner #${String(mine.position)}.`
+    : 'The certificate does not list you among the winners.';
+  return `${said} ${base}`;
+}
+
+async function check(code: ReceiptCode): Promise<void> {
+  const leaf = toHex(entrantLeafHash(fromHex(code.salt), code.telegramId, sha256));
+  facts([
+    ['Telegram ID', String(code.telegramId)],
+    ['Leaf hash', leaf],
+  ]);
+  const [g, keys, ticket] = (await Promise.all([
+    fetchJson(data.giveawayUrl),
+    fetchJson(data.keysUrl),
+    fetchJsonOr404(`${data.base}/ticket/${leaf}`),
+  ])) as [PublicGiveaway, unknown, Ticket | undefined];
+  if (ticket === undefined) {
+    return finish({
+      checks: [
+        {
+          label: 'Entry ticket',
+          state: 'bad',
+          detail: 'this giveaway has no entry with this receipt code: check that the link is complete',
+        },
+      ],
+      summary: '',
+    });
+  }
+  const checks: ShownCheck[] = ticketChecks(
+    ticket,
+    { publicId: g.public_id, leafHash: leaf },
+    keys,
+    sha256,
+  ).map(shownCheck);
+  saved = receiptDocument({ publicId: g.public_id, receiptUrl: g.receipt_url, code, leafHash: leaf, ticket });
+  $('receipt-save').hidden = false;
+
+  if (g.draw_mode === 'instant') return finish({ checks, summary: await instantOutcome(g, code) });
+  const seal = g.seal;
+  if (!seal) {
+    const closes = g.ends_at
+      ? `Entries close on ${utc(g.ends_at)}.`
+      : 'Entries close when the organiser seals the list.';
+    return finish({
+      checks: [...checks, note('Sealed list', 'not sealed yet: there is no list to check your place in')],
+      summary: `Your entry ticket is signed. The list is not sealed yet. ${closes} Come back after that to check your place.`,
+    });
+  }
+
+  const [proof, relayChains] = await Promise.all([
+    fetchJsonOr404(`${data.base}/proof/${leaf}`) as Promise<InclusionProof | undefined>,
+    chainsFor(g.drand.relay, seal.beacon.chain_hash),
+  ]);
+  if (proof === undefined) {
+    return finish({
+      checks: [
+        ...checks,
+        {
+          label: 'Receipt inclusion proof',
+          state: 'bad',
+          detail: `your entry is not in the sealed list of ${seal.entrants.count} entrants, although your signed ticket shows it was acknowledged. Save this receipt: it is your evidence.`,
+        },
+      ],
+      summary: '',
+    });
+  }
+  saved = receiptDocument({
+    publicId: g.public_id,
+    receiptUrl: g.receipt_url,
+    code,
+    leafHash: leaf,
+    ticket,
+    proof,
+    seal,
+  });
+  const drawn = g.status === 'completed' && g.certificate_id !== null;
+  const certificate = drawn
+    ? await fetchJson(`/verify/${encodeURIComponent(g.certificate_id!)}.json`)
+    : undefined;
+  const report = await verifyReceipt({
+    receipt: {
+      telegram_id: code.telegramId,
+      salt: code.salt,
+      leaf_hash: leaf,
+      index: proof.index,
+      count: proof.count,
+      root: proof.root,
+      proof: proof.proof,
+      seal_id: seal.seal_id,
+    },
+    seal,
+    keys,
+    sha256,
+    certificate,
+    chains: relayChains.chains,
+  });
+  checks.push(...report.checks.map(shownCheck), ...relayChains.notes);
+  if (certificate !== undefined)
+    checks.push(...(await drawnChecks(g, certificate, keys, relayChains.chains)));
+  checks.push(...(await pageSealLogChecks(g, seal, certificate, keys)));
+
+  const placed = report.checks.some((c) => c.id === 'receipt-proof' && c.ok);
+  if (placed)
+    show('receipt-place', `You are entrant #${proof.index + 1} of ${proof.count} in the sealed list.`);
+  facts([
+    ['Telegram ID', String(code.telegramId)],
+    ['Leaf hash', leaf],
+    ['Place in the sealed list', `index ${proof.index} of ${proof.count} (canonical order)`],
+    ['Seal', seal.seal_id],
+    ['Committed drand round', `${seal.beacon.round}, due ${utc(seal.beacon.round_at)}`],
+  ]);
+  let summary = `You are in the sealed list. The draw uses drand round ${seal.beacon.round}, due ${utc(seal.beacon.round_at)}: come back after it to see whether you won.`;
+  if (report.outcome && report.valid) {
+    const winnersDrawn = Math.min(seal.giveaway.winners_count, seal.entrants.count);
+    const { text, won } = outcomeSentence(report.outcome, winnersDrawn);
+    show('receipt-outcome', text, won ? 'outcome won' : 'outcome');
+    summary = `Every check passed in your browser: the draw was re-run here from the seal and drand round ${seal.beacon.round}.`;
+  }
+  finish({ checks, summary });
+}
+
+async function start(): Promise<void> {
+  saved = undefined;
+  $('receipt-save').hidden = true;
+  show('receipt-place', '');
+  show('receipt-outcome', '');
+  facts([]);
+  $('receipt-checks').replaceChildren();
+  $('receipt-checks-heading').hidden = true;
+  $('receipt-summary').className = 'summary';
+  const parsed = location.hash.length > 1 ? parseReceiptCode(location.hash) : 'no receipt code';
+  const form = $('receipt-code-form');
+  if (typeof parsed === 'string') {
+    form.hidden = false;
+    show(
+      'receipt-status',
+      parsed === 'no receipt code'
+        ? 'Open your receipt link, or paste it or its code below.'
+        : `This receipt link is not complete: ${parsed}.`,
+      parsed === 'no receipt code' ? '' : 'verdict bad',
+    );
+    return;
+  }
+  form.hidden = true;
+  const result = $('receipt-result');
+  result.setAttribute('aria-busy', 'true');
+  show('receipt-status', 'Checking your entry…', '');
+  try {
+    await check(parsed);
+  } catch (error) {
+    $('receipt-summary').className = 'summary bad';
+    show('receipt-status', `Could not check: ${(error as Error).message}`, 'verdict bad');
+  } finally {
+    result.removeAttribute('aria-busy');
+  }
+}
+
+function save(): void {
+  if (!saved) return;
+  const blob = new Blob([`${JSON.stringify(saved, null, 2)}\n`], { type: 'application/json' });
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = `tyche-receipt-${saved.giveaway}-${saved.telegram_id}.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
+$('receipt-code-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const parsed = parseReceiptCode(($('receipt-code') as HTMLInputElement).value);
+  if (typeof parsed === 'string') {
+    $('receipt-summary').className = 'summary bad';
+    show('receipt-status', `That is not a receipt code: ${parsed}.`, 'verdict bad');
+    return;
+  }
+  // The code goes to the fragment only, like a receipt link: still never sent to the server.
+  location.hash = `${parsed.telegramId}.${parsed.salt}`;
+});
+$('receipt-save').addEventListener('click', save);
+window.addEventListener('hashchange', () => void start());
+void start();

@@ -1,0 +1,131 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Config } from '../config.ts';
+import { etagOf, matchesEtag } from '../edge/etag.ts';
+import { PAGE_CSP } from '../edge/html.ts';
+import { PUBLIC_READ } from '../edge/public-cors.ts';
+import { renderCertificatePdf } from '../pdf/certificate-pdf.ts';
+import { KEYS_PATH } from '../proof/keys-path.ts';
+import { AppError } from '../shared/errors.ts';
+import { algorithmPage } from './algorithm-doc.ts';
+import { bundleRoutes } from './bundle.routes.ts';
+import { pageCsp, sendPage } from './page-parts.ts';
+import { createRenderCache } from './render-cache.ts';
+import {
+  type AnyCertificate,
+  isCertificateV2,
+  renderCertificatePage,
+  renderNotFoundPage,
+} from './verify-page.ts';
+
+/** Reads sealed certificates; the giveaway service provides it. */
+export interface CertificateLookup {
+  get(certificateId: string): Promise<AnyCertificate | undefined>;
+}
+
+const MAX_ID_LENGTH = 128;
+// The page may gain information as the software improves; its certificate never changes.
+const CACHE = 'public, max-age=300';
+/** A certificate's JSON and PDF are fixed once it is signed: clients and proxies may keep them. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Rendered PDFs kept per process (one is about 0.4 s of CPU to render). */
+const RENDERED_KEPT = 200;
+
+/** q-value of the best entry of an Accept header that matches `type` (exact beats wildcard). */
+function quality(accept: string, type: string): { q: number; exact: boolean } {
+  let best = { q: 0, exact: false, specificity: -1 };
+  const [major] = type.split('/');
+  for (const part of accept.split(',')) {
+    const [range, ...params] = part.trim().toLowerCase().split(';');
+    const specificity = range === type ? 2 : range === `${major}/*` ? 1 : range === '*/*' ? 0 : -1;
+    if (specificity < best.specificity || specificity === -1) continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    best = { q: Number.isFinite(q) ? q : 0, exact: specificity === 2, specificity };
+  }
+  return best;
+}
+
+/** True when the client asked for JSON over HTML (`Accept: application/json`). */
+export function prefersJson(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const json = quality(accept, 'application/json');
+  const page = quality(accept, 'text/html');
+  if (json.q === 0) return false;
+  return json.q > page.q || (json.q === page.q && json.exact && !page.exact);
+}
+
+export const verifyRoutes: FastifyPluginAsync<{ config: Config; certificates: CertificateLookup }> = async (
+  app,
+  { config, certificates },
+) => {
+  const base = config.publicBaseUrl;
+  const rendered = createRenderCache(RENDERED_KEPT);
+  await app.register(bundleRoutes, { config });
+
+  app.get(
+    '/verify/:certificate_id',
+    {
+      config: PUBLIC_READ,
+      schema: {
+        summary: 'Public proof of a draw: HTML page, `.json` certificate or `.pdf` certificate',
+        description:
+          'No key. The page works without JavaScript; `Accept: application/json` or the `.json` suffix gives the sealed certificate, `.pdf` a one-page PDF with a QR code to the page.',
+        tags: ['verify'],
+        params: Type.Object({
+          certificate_id: Type.String({ description: 'e.g. c_Wq3tY8mKp2, c_Wq3tY8mKp2.json' }),
+        }),
+      },
+    },
+    async (request: FastifyRequest<{ Params: { certificate_id: string } }>, reply) => {
+      const raw = request.params.certificate_id;
+      const suffix = /\.(json|pdf)$/.exec(raw)?.[1] as 'json' | 'pdf' | undefined;
+      const id = suffix ? raw.slice(0, -(suffix.length + 1)) : raw;
+      const wantsJson = suffix === 'json' || (!suffix && prefersJson(request.headers.accept));
+      if (!suffix) reply.header('vary', 'accept');
+      const cert = id.length > 0 && id.length <= MAX_ID_LENGTH ? await certificates.get(id) : undefined;
+      if (!cert) {
+        if (wantsJson || prefersJson(request.headers.accept)) {
+          throw new AppError('not_found', 'No certificate has this id');
+        }
+        return sendPage(reply, 404, renderNotFoundPage(id));
+      }
+      const path = `/verify/${encodeURIComponent(id)}`;
+      if (wantsJson || suffix === 'pdf') {
+        // Keyed by what the store holds now, not by the id alone: a certificate altered in the
+        // store is served (and fails verification) as it is, never hidden behind a cached copy.
+        const json = JSON.stringify(cert);
+        const out =
+          suffix === 'pdf'
+            ? await rendered.get(`pdf:${etagOf(json)}`, () =>
+                renderCertificatePdf(cert, `${base}${path}`, `${base}/docs/draw-algorithm`),
+              )
+            : { body: json, etag: etagOf(json) };
+        reply.header('cache-control', IMMUTABLE).header('etag', out.etag);
+        if (suffix === 'pdf') {
+          const filename = `tyche-certificate-${id.replace(/[^A-Za-z0-9_-]/g, '_')}.pdf`;
+          reply.type('application/pdf').header('content-disposition', `inline; filename="${filename}"`);
+        } else {
+          reply.type('application/json; charset=utf-8');
+        }
+        if (matchesEtag(request.headers['if-none-match'], out.etag)) return reply.code(304).send();
+        return reply.send(out.body);
+      }
+      const urls = {
+        page: `${base}${path}`,
+        json: `${path}.json`,
+        pdf: `${path}.pdf`,
+        keys: KEYS_PATH,
+        relay: config.DRAND_URL,
+      };
+      reply.header('cache-control', CACHE);
+      // A v2 page's script reads the drand round from the relay itself: CSP allows that one origin.
+      const csp = isCertificateV2(cert) ? pageCsp(config.DRAND_URL) : PAGE_CSP;
+      return sendPage(reply, 200, renderCertificatePage(cert, urls), csp);
+    },
+  );
+
+  app.get('/docs/draw-algorithm', { schema: { hide: true } }, async (_request, reply) =>
+    sendPage(reply, 200, algorithmPage()),
+  );
+};
