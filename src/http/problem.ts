@@ -83,6 +83,7 @@ export function sendProblem(
   publicBaseUrl: string,
 ) {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
   return reply
     .code(error.status)
     .type(PROBLEM_CONTENT_TYPE)

@@ -147,6 +147,8 @@ export interface ErrorItem {
 
 export interface AppErrorOptions {
   errors?: ErrorItem[];
+  /** When the caller may try again; the edge turns it into `Retry-After`. */
+  retryAfterSeconds?: number;
   headers?: Record<string, string>;
   cause?: unknown;
 }
@@ -156,6 +158,7 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly errors: ErrorItem[] | undefined;
+  readonly retryAfterSeconds: number | undefined;
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, detail: string, options: AppErrorOptions = {}) {
@@ -163,6 +166,7 @@ export class AppError extends Error {
     this.code = code;
     this.status = ERROR_CODES[code].status;
     this.errors = options.errors;
+    this.retryAfterSeconds = options.retryAfterSeconds;
     this.headers = options.headers ?? {};
   }
 }
