@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { createMetrics, registerJobMetrics, timeGiveawayWork } from './http/metrics.ts';
 import { createJobRunner } from './jobs/job-runner.ts';
-import { createServices } from './services.ts';
+import { createServices, DATA_STEPS } from './services.ts';
 import { openStore, type Store } from './store/store.ts';
 
 export interface RunningServer {
@@ -36,7 +36,7 @@ export function createLogger(config: Config) {
 export async function startServer(config: Config, logger = createLogger(config)): Promise<RunningServer> {
   const store = openStore(config);
   try {
-    const { applied, warnings } = await store.migrate();
+    const { applied, warnings } = await store.migrate(DATA_STEPS);
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
     for (const warning of warnings) logger.warn(warning);
     const metrics = createMetrics({ defaults: true });
@@ -45,7 +45,6 @@ export async function startServer(config: Config, logger = createLogger(config))
     const services = createServices(config, store, {
       registry: metrics.registry,
       randomness: { log: (source, error) => logger.warn({ source, err: error }, 'randomness source failed') },
-      reportError: (error) => logger.error({ err: error }, 'a draw listener failed'),
       log: logger.child({ component: 'giveaways' }),
     });
     timeGiveawayWork(metrics, services.giveaways, services.jobHandlers);

@@ -3,20 +3,24 @@ import { createAccountRepository } from './accounts/account.repository.ts';
 import { createAccountService } from './accounts/account.service.ts';
 import { createQuotaService } from './accounts/quota.service.ts';
 import { createUsageRepository } from './accounts/usage.repository.ts';
+import { botGiveawayPromisesIn } from './bot/giveaway-promises.ts';
 import type { Config } from './config.ts';
 import { createGiveawayService, type JoinUrl } from './giveaways/giveaway.service.ts';
+import { createGiveawayStore } from './giveaways/giveaway-store.ts';
 import { createJobRepository } from './jobs/job.repository.ts';
+import { backfillLog } from './log/backfill.ts';
 import { createLogService, WITNESS_JOB } from './log/log.service.ts';
 import { submitToWitness } from './log/witness-client.ts';
 import { createWitnessJob, type SubmitToWitness } from './log/witness-job.ts';
 import { createOperationRepository } from './randomness/operation.repository.ts';
 import { createRandomService } from './randomness/random.service.ts';
-import { createRandomnessFromConfig, type RandomnessTuning } from './randomness/randomness.setup.ts';
+import { createRandomness, type RandomnessTuning } from './randomness/randomness.setup.ts';
 import { createResultSigning } from './randomness/result-signing.ts';
 import { createDrandRounds } from './randomness/sources/drand-rounds.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
 import { createSigner } from './signing/signer.ts';
 import { createSigningKeyRepository } from './signing/signing-key.repository.ts';
+import type { DataSteps } from './store/migrations/data-steps.ts';
 import type { Store } from './store/store.ts';
 import { createDeliveryRepository, DELIVERY_KIND } from './webhooks/delivery.repository.ts';
 import { createDeliveryHandler } from './webhooks/delivery-handler.ts';
@@ -30,8 +34,6 @@ export interface ServiceOptions {
   randomness?: RandomnessTuning;
   /** The bot's join link for a giveaway, when the bot runs (also settable later: giveaways.setJoinUrl). */
   joinUrl?: JoinUrl;
-  /** Where errors that must not fail a request are reported (e.g. a failing onDrawn listener). */
-  reportError?: (error: unknown) => void;
   /** Where background work reports what it could not do yet (a round not usable, a seal retried). */
   log?: { warn(obj: object, msg: string): void };
   /** How checkpoints reach witnesses: HTTP per c2sp.org/tlog-witness unless a test gives its own. */
@@ -39,6 +41,9 @@ export interface ServiceOptions {
   /** How webhook attempts are sent: HTTP with the SSRF guard unless a test gives its own. */
   sendWebhook?: SendDelivery;
 }
+
+/** The live code the frozen migrations need; every entry point that migrates passes it to `migrate`. */
+export const DATA_STEPS: DataSteps = { backfillLog };
 
 /** CONTRACT §9: an attempt without a 2xx within this time has failed. */
 export const WEBHOOK_TIMEOUT_MS = 15_000;
@@ -58,8 +63,13 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     defaultDailyLimit: config.TYCHE_DAILY_LIMIT,
   });
   const quota = createQuotaService({ usage, clock });
-  const cascade = createRandomnessFromConfig(
-    config,
+  const cascade = createRandomness(
+    {
+      sources: config.TYCHE_SOURCES,
+      anu: { url: config.ANU_QRNG_URL, apiKey: config.ANU_QRNG_API_KEY },
+      nistUrl: config.NIST_BEACON_URL,
+      drand: { url: config.DRAND_URL, chain: config.DRAND_CHAIN },
+    },
     clock,
     options.registry ?? new Registry(),
     options.randomness,
@@ -87,7 +97,14 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
   });
   const drand = createDrandRounds({ url: config.DRAND_URL, chain: config.DRAND_CHAIN });
   const giveaways = createGiveawayService({
-    db: store.db,
+    ...createGiveawayStore(store.db, {
+      transparency,
+      publicBaseUrl: config.publicBaseUrl,
+      // When the Telegram bot runs, each giveaway change also promises it, in its transaction,
+      // what it must say about the change (channel posts, receipts, winner notices).
+      promisesIn:
+        config.TELEGRAM_BOT_TOKEN === undefined ? undefined : botGiveawayPromisesIn(config.publicBaseUrl),
+    }),
     random,
     clock,
     signer,
@@ -100,8 +117,6 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     log: options.log,
     transparency,
     joinUrl: options.joinUrl,
-    botRuns: config.TELEGRAM_BOT_TOKEN !== undefined,
-    reportError: options.reportError ?? ((error) => console.error('tyche: a draw listener failed:', error)),
   });
   const witness = createWitnessJob({
     transparency,
@@ -113,7 +128,6 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
   const deliveries = createDeliveryRepository(store.db);
   const webhooks = createWebhookService({
     db: store.db,
-    deliveries,
     clock,
     allowPrivate: config.TYCHE_WEBHOOK_ALLOW_PRIVATE,
   });

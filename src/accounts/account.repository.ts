@@ -1,12 +1,7 @@
 import type { Kysely } from 'kysely';
 import { prepareQuery } from '../store/prepared-query.ts';
 import type { AccountsTable, ApiKeysTable, Database } from '../store/schema.ts';
-
-export type Plan = 'free' | 'pro' | 'business';
-export const PLANS: readonly Plan[] = ['free', 'pro', 'business'];
-
-/** The rule the API and the bot share: keys, the API and the giveaway console need Business. */
-export const hasBusinessAccess = (plan: string): boolean => plan === 'business';
+import type { Plan } from './plans.ts';
 
 export type AccountRow = Omit<AccountsTable, 'plan' | 'owner_pseudonym'> & {
   plan: Plan;

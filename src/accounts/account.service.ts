@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type Clock, utcDay } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
-import type { AccountRepository, AccountRow, KeyWithAccount, Plan } from './account.repository.ts';
+import type { AccountRepository, AccountRow, KeyWithAccount } from './account.repository.ts';
 import { generateApiKey, KEY_PREFIX_LENGTH, keyMatchesHash, looksLikeApiKey } from './api-key.ts';
+import type { Plan } from './plans.ts';
 import type { UsageRepository } from './usage.repository.ts';
 
 /** Who is calling: resolved from the key on every request, never cached, so revocations and
@@ -134,7 +135,7 @@ export function createAccountService({ accounts, usage, clock, defaultDailyLimit
         const detail = authorization
           ? 'Authorization header must be `Bearer <key>`'
           : 'Authorization header is missing';
-        throw new AppError('unauthorized', detail, { headers: { 'www-authenticate': 'Bearer' } });
+        throw new AppError('unauthorized', detail);
       }
       const key = match[1];
       const row = looksLikeApiKey(key)
@@ -144,9 +145,7 @@ export function createAccountService({ accounts, usage, clock, defaultDailyLimit
       // tell a caller which prefixes exist.
       const matches = keyMatchesHash(key, row?.hash ?? NO_KEY_HASH);
       if (!row || !matches || row.revoked_at !== null) {
-        throw new AppError('unauthorized', 'The API key is unknown or revoked', {
-          headers: { 'www-authenticate': 'Bearer' },
-        });
+        throw new AppError('unauthorized', 'The API key is unknown or revoked');
       }
       return {
         keyId: row.id,

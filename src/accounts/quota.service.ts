@@ -24,6 +24,30 @@ export interface Meter {
   uncounted: QuotaTicket;
 }
 
+/**
+ * The key's daily limit is spent. It carries the numbers of the refusal, so the edge can
+ * answer with the same rate-limit fields as a counted answer, timed from the refusal.
+ */
+export class DailyLimitExceeded extends AppError {
+  readonly limit: number;
+  readonly resetAt: Date;
+  /** When the refusal was decided. */
+  readonly at: Date;
+
+  constructor(limit: number, at: Date, resetAt: Date) {
+    super(
+      'daily_limit_exceeded',
+      `Daily limit of ${limit} requests reached; it resets at ${resetAt.toISOString()}`,
+      {
+        retryAfterSeconds: Math.max(1, Math.ceil((resetAt.getTime() - at.getTime()) / 1000)),
+      },
+    );
+    this.limit = limit;
+    this.resetAt = resetAt;
+    this.at = at;
+  }
+}
+
 /** Within this distance of its limit, a metered request reads the count before any work. */
 const precheckMargin = (limit: number) => Math.max(10, Math.ceil(limit / 10));
 
@@ -45,20 +69,6 @@ export function createQuotaService({ usage, clock }: { usage: UsageRepository; c
     return { at, day: utcDay(at), resetAt: nextUtcMidnight(at) };
   }
 
-  function refused(limit: number, at: Date, resetAt: Date): AppError {
-    const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - at.getTime()) / 1000));
-    return new AppError(
-      'daily_limit_exceeded',
-      `Daily limit of ${limit} requests reached; it resets at ${resetAt.toISOString()}`,
-      {
-        headers: {
-          'retry-after': String(retryAfter),
-          ...rateLimitHeaders({ limit, count: limit, resetAt }, at.getTime()),
-        },
-      },
-    );
-  }
-
   return {
     /** Counts one request against the key's daily limit, or refuses with 429. */
     async consume(keyId: string, limit: number): Promise<QuotaTicket> {
@@ -66,7 +76,7 @@ export function createQuotaService({ usage, clock }: { usage: UsageRepository; c
       const count = await usage.consume(keyId, day, limit);
       if (count === undefined) {
         remember(keyId, day, limit);
-        throw refused(limit, at, resetAt);
+        throw new DailyLimitExceeded(limit, at, resetAt);
       }
       remember(keyId, day, count);
       return { keyId, day, limit, count, resetAt };
@@ -84,7 +94,7 @@ export function createQuotaService({ usage, clock }: { usage: UsageRepository; c
       const far = seen?.day === day && seen.count < limit - precheckMargin(limit);
       const before = far ? seen.count : await usage.countFor(keyId, day);
       remember(keyId, day, before);
-      if (before >= limit) throw refused(limit, at, resetAt);
+      if (before >= limit) throw new DailyLimitExceeded(limit, at, resetAt);
       return {
         keyId,
         day,
@@ -93,17 +103,12 @@ export function createQuotaService({ usage, clock }: { usage: UsageRepository; c
         settle(count) {
           if (count === undefined) {
             remember(keyId, day, limit);
-            throw refused(limit, clock.now(), resetAt);
+            throw new DailyLimitExceeded(limit, clock.now(), resetAt);
           }
           remember(keyId, day, count);
           return { keyId, day, limit, count, resetAt };
         },
       };
-    },
-
-    /** The rate-limit fields of an answer, timed by the service's clock. */
-    headers(ticket: Pick<QuotaTicket, 'limit' | 'count' | 'resetAt'>): Record<string, string> {
-      return rateLimitHeaders(ticket, clock.now().getTime());
     },
 
     /** Gives back the request of a ticket that ended in a server error. */
@@ -115,27 +120,3 @@ export function createQuotaService({ usage, clock }: { usage: UsageRepository; c
 }
 
 export type QuotaService = ReturnType<typeof createQuotaService>;
-
-/** The daily limit as a policy of the IETF RateLimit fields: one window of a day. */
-const POLICY = 'daily';
-const DAY_S = 86_400;
-
-/**
- * The daily limit in both vocabularies: the `X-RateLimit-*` fields the contract names, and
- * the IETF draft's `RateLimit-Policy` (quota `q` per window `w` seconds) and `RateLimit`
- * (remaining `r`, seconds `t` until the window resets) that newer clients and gateways read.
- */
-export function rateLimitHeaders(
-  ticket: Pick<QuotaTicket, 'limit' | 'count' | 'resetAt'>,
-  now: number = Date.now(),
-): Record<string, string> {
-  const remaining = Math.max(0, ticket.limit - ticket.count);
-  const reset = Math.max(0, Math.ceil((ticket.resetAt.getTime() - now) / 1000));
-  return {
-    'x-ratelimit-limit': String(ticket.limit),
-    'x-ratelimit-remaining': String(remaining),
-    'x-ratelimit-reset': String(Math.floor(ticket.resetAt.getTime() / 1000)),
-    'ratelimit-policy': `"${POLICY}";q=${ticket.limit};w=${DAY_S}`,
-    ratelimit: `"${POLICY}";r=${remaining};t=${reset}`,
-  };
-}

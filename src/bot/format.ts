@@ -1,4 +1,4 @@
-import type { Plan } from '../accounts/account.repository.ts';
+import type { Plan } from '../accounts/plans.ts';
 import { escapeHtml } from '../shared/html-escape.ts';
 
 /** Pieces of messages that are the same in every language. */

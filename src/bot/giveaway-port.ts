@@ -1,6 +1,6 @@
 import type { ChannelCondition } from '../giveaways/conditions/condition.repository.ts';
 import type { MembershipCheck } from '../giveaways/conditions/condition-check.ts';
-import type { GiveawayService } from '../giveaways/giveaway.service.ts';
+import type { GiveawayService, JoinResult } from '../giveaways/giveaway.service.ts';
 
 /**
  * The parts of the giveaway service the bot uses, named here so the bot depends on a contract
@@ -12,20 +12,13 @@ export interface JoiningParticipant {
   first_name?: string;
 }
 
-export interface JoinResult {
-  status: 'joined' | 'duplicate';
-  entryNumber: number;
-  giveaway: { public_id: string; title: string };
-  /** The entrant's receipt page, with their id and salt in the fragment. */
-  receiptUrl?: string | undefined;
-}
-
 export interface DrawnWinner {
   telegram_id: number;
   username: string | null;
   position: number;
 }
 
+/** What a committed draw tells the bot: the winners' job payload, as stored. */
 export interface DrawnEvent {
   publicId: string;
   title: string;
@@ -66,4 +59,4 @@ export type ConsoleGiveaways = Pick<
   'create' | 'list' | 'closeNow' | 'entriesOf' | 'sealedEntry' | 'byId' | 'setMembership' | 'setJoinUrl'
 >;
 
-export type { ChannelCondition, MembershipCheck };
+export type { ChannelCondition, JoinResult, MembershipCheck };

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { I18n, type TranslationVariables } from '@grammyjs/i18n';
-import type { BotContext } from './context.ts';
+import type { Context } from 'grammy';
 
 /** The languages of the catalogues in ./locales, one Fluent file each (CONTRACT §11). */
 export const LANGUAGES = ['en', 'ru'] as const;
@@ -17,11 +17,17 @@ export function languageOf(chosen: string | null | undefined, languageCode: stri
 export const LOCALES_DIR = join(import.meta.dirname, 'locales');
 
 /**
+ * What the catalogue reads of an update: the language chosen for it. Named here rather than taken
+ * from context.ts, whose BotContext is built on this module's Language.
+ */
+type LanguageContext = Context & { language: Language };
+
+/**
  * One catalogue for handlers (`ctx.t`) and background work (`translate`). Bidi isolation marks
  * are off: every placeable is Latin or Cyrillic text, and the marks would show in Telegram's
  * monospace entities and break copied ids.
  */
-export const i18n = new I18n<BotContext>({
+export const i18n = new I18n<LanguageContext>({
   defaultLocale: 'en',
   directory: LOCALES_DIR,
   fluentBundleOptions: { useIsolating: false },

@@ -3,8 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { Api, GrammyError } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { AccountService } from '../accounts/account.service.ts';
-import type { Config } from '../config.ts';
-import { createChannelPostRepository } from '../giveaways/channel-post.repository.ts';
 import type { NewJob } from '../jobs/job.repository.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Store } from '../store/store.ts';
@@ -20,13 +18,25 @@ import { joinUrlFor } from './join/join-link.ts';
 import { createWinnerNoticeJobs } from './notices/winner-notice-jobs.ts';
 import { createLocalPollerLock, createPostgresPollerLock } from './poller-lock.ts';
 import { createChannelPostJobs } from './posts/channel-post.jobs.ts';
+import { createChannelPostRepository } from './posts/channel-post.repository.ts';
 import { realSleep, type Sleep } from './sleep.ts';
 import { createBotUserRepository } from './users/bot-user.repository.ts';
 import { createBotUserService } from './users/bot-user.service.ts';
 import { telegramWebhookRoutes } from './webhook.routes.ts';
 
+/** What the bot reads of the configuration; the root passes its whole config. */
+export interface TelegramConfig {
+  readonly TELEGRAM_BOT_TOKEN?: string | undefined;
+  readonly TELEGRAM_API_ROOT: string;
+  readonly TELEGRAM_WEBHOOK_URL?: string | undefined;
+  readonly TELEGRAM_WEBHOOK_SECRET?: string | undefined;
+  readonly TELEGRAM_BULK_PER_SECOND: number;
+  readonly DATABASE_URL?: string | undefined;
+  readonly publicBaseUrl: string;
+}
+
 export interface TelegramDeps {
-  config: Config;
+  config: TelegramConfig;
   store: Store;
   accounts: AccountService;
   /** Joining (tests may pass an in-memory stand-in). */
@@ -51,7 +61,7 @@ const BULK_MAX_WAIT_SECONDS = 5;
  * error); an unreachable Telegram is retried briefly, then fails too, since the bot's
  * username is needed for every giveaway's join_url.
  */
-export async function fetchBotInfo(config: Config, sleep: Sleep = realSleep): Promise<UserFromGetMe> {
+export async function fetchBotInfo(config: TelegramConfig, sleep: Sleep = realSleep): Promise<UserFromGetMe> {
   const api = new Api(config.TELEGRAM_BOT_TOKEN!, { apiRoot: apiRootOf(config), timeoutSeconds: 10 });
   for (let attempt = 1; ; attempt++) {
     try {
@@ -73,7 +83,7 @@ export async function fetchBotInfo(config: Config, sleep: Sleep = realSleep): Pr
  * derived from the bot token, so every process behind one webhook computes the same one
  * and none overwrites another's registration.
  */
-export function webhookSecret(config: Config): string {
+export function webhookSecret(config: TelegramConfig): string {
   return (
     config.TELEGRAM_WEBHOOK_SECRET ??
     createHmac('sha256', config.TELEGRAM_BOT_TOKEN!).update('tyche-telegram-webhook').digest('base64url')
@@ -175,6 +185,6 @@ export function createTelegram(botInfo: UserFromGetMe, deps: TelegramDeps) {
 
 export type Telegram = ReturnType<typeof createTelegram>;
 
-function apiRootOf(config: Config): string {
+function apiRootOf(config: TelegramConfig): string {
   return config.TELEGRAM_API_ROOT.replace(/\/+$/, '');
 }

@@ -22,11 +22,12 @@ export interface Command {
   ): Promise<number>;
 }
 
-export function parseCommandArgs(command: Command, argv: string[]) {
+/** The command line against `options` and --help; anything unknown or malformed is a UsageError. */
+export function parseOptions(options: ParseArgsConfig['options'], argv: string[]) {
   try {
     const { values, positionals } = parseArgs({
       args: argv,
-      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
       strict: true,
     });

@@ -1,5 +1,6 @@
-import { PLANS, type Plan } from '../accounts/account.repository.ts';
+import { PLANS, type Plan } from '../accounts/plans.ts';
 import { type Command, parsePositiveInteger, UsageError } from './command.ts';
+import { listCommand } from './list-command.ts';
 import { withServices } from './store-session.ts';
 
 export function parsePlan(raw: string | undefined): Plan | undefined {
@@ -45,34 +46,22 @@ export const keysCreate: Command = {
   },
 };
 
-export const keysList: Command = {
+export const keysList = listCommand({
   name: 'keys list',
-  usage: 'keys list [--json]',
   summary:
     'List every API key by prefix, with its account, plan, label, limit, usage today and state. Never prints a key.',
-  options: { json: { type: 'boolean' } },
-  async run({ values }, io) {
-    const keys = await withServices(io.env, ({ accounts }) => accounts.listKeys());
-    if (values.json) {
-      io.out(JSON.stringify(keys));
-      return 0;
-    }
-    if (keys.length === 0) {
-      io.err('No keys yet. Create one with: tyche keys create');
-      return 0;
-    }
-    io.out(['PREFIX', 'PLAN', 'TODAY', 'LIMIT', 'STATE', 'CREATED', 'LABEL'].join('\t'));
-    for (const k of keys) {
-      const state = k.revoked_at ? 'revoked' : 'active';
-      io.out(
-        [k.key_prefix, k.plan, k.requests_today, k.daily_limit, state, k.created_at, k.label ?? ''].join(
-          '\t',
-        ),
-      );
-    }
-    return 0;
-  },
-};
+  list: ({ accounts }) => accounts.listKeys(),
+  empty: 'No keys yet. Create one with: tyche keys create',
+  columns: [
+    ['PREFIX', (k) => k.key_prefix],
+    ['PLAN', (k) => k.plan],
+    ['TODAY', (k) => k.requests_today],
+    ['LIMIT', (k) => k.daily_limit],
+    ['STATE', (k) => (k.revoked_at ? 'revoked' : 'active')],
+    ['CREATED', (k) => k.created_at],
+    ['LABEL', (k) => k.label ?? ''],
+  ],
+});
 
 export const keysRevoke: Command = {
   name: 'keys revoke',

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type Checkpoint, openCheckpoint } from '../proof/checkpoint.ts';
 import { bytesEqual, fromHex } from '../proof/hex.ts';
@@ -9,10 +8,9 @@ import { isRecord } from '../proof/report.ts';
 import { type Command, type Io, UsageError } from './command.ts';
 import { type AuditFinding, createLogAuditor, type LogAuditor } from './log/log-audit.ts';
 import { fetchEntries } from './log/log-audit-fetch.ts';
-import { readPin, writePin } from './log/log-pin.ts';
+import { readPin, writePin } from './verify/log-pin.ts';
+import { nodeSha256 } from './verify/verify-context.ts';
 import { CannotCheck, EXIT_CANNOT_CHECK, fetchJson } from './verify/verify-inputs.ts';
-
-const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
 
 interface Outcome {
   ok: boolean;
@@ -104,7 +102,7 @@ async function consistencyProblem(
   } catch {
     proof = [new Uint8Array(0)];
   }
-  return verifyConsistency(older.size, newer.size, older.root, newer.root, proof, sha256)
+  return verifyConsistency(older.size, newer.size, older.root, newer.root, proof, nodeSha256)
     ? null
     : `the entries hold, but the server's consistency proof from size ${older.size} to ${newer.size} does not verify`;
 }

@@ -3,7 +3,7 @@ import { ConfigError } from '../config.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 import { accountsPlan } from './accounts.commands.ts';
 import { backup } from './backup.command.ts';
-import { type Command, helpText, type Io, parseCommandArgs, UsageError } from './command.ts';
+import { type Command, helpText, type Io, parseOptions, UsageError } from './command.ts';
 import { keysCreate, keysList, keysRevoke } from './keys.commands.ts';
 import { logVerify } from './log.commands.ts';
 import { migrate, serve } from './serve.commands.ts';
@@ -67,7 +67,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   }
   const rest = argv.slice(command.name.split(' ').length);
   try {
-    const args = parseCommandArgs(command, rest);
+    const args = parseOptions(command.options, rest);
     if (args.values.help) {
       io.out(helpText(command));
       return 0;

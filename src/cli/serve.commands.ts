@@ -1,4 +1,5 @@
 import { type Config, configFromEnv } from '../config.ts';
+import { DATA_STEPS } from '../services.ts';
 import { openStore } from '../store/store.ts';
 import type { Command } from './command.ts';
 
@@ -52,7 +53,7 @@ export const migrate: Command = {
   async run(_args, io) {
     const store = openStore(configFromEnv(io.env));
     try {
-      const { applied, warnings } = await store.migrate();
+      const { applied, warnings } = await store.migrate(DATA_STEPS);
       io.out(applied.length > 0 ? `Applied ${applied.join(', ')}` : `Already up to date (${store.location})`);
       // The data is reported, not changed: the schema is up to date either way.
       for (const warning of warnings) io.err(`warning: ${warning}`);

@@ -1,10 +1,29 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { configFromEnv } from '../config.ts';
-import { createSigningKey, signingKeySecret } from '../signing/certificate-crypto.ts';
+import { createSigningKey, type SigningKey, signingKeySecret } from '../signing/certificate-crypto.ts';
 import { ConfiguredKeyError, ROTATION_GRACE_MS } from '../signing/signer.ts';
-import { type Command, UsageError } from './command.ts';
+import { type Command, type Io, UsageError } from './command.ts';
+import { listCommand } from './list-command.ts';
 import { withServices } from './store-session.ts';
+
+/** The FILE to write a key to, or undefined (said on stderr) when it exists: a key never overwrites. */
+function newKeyFile(positionals: string[], io: Io, command: string): string | undefined {
+  const [file] = positionals;
+  if (!file || positionals.length !== 1) throw new UsageError('give exactly one FILE to write');
+  const path = resolve(file);
+  if (!existsSync(path)) return path;
+  io.err(`tyche ${command}: ${path} exists already: give a new file name`);
+  return undefined;
+}
+
+/** Readable by its owner only, and `wx` so a file that appeared meanwhile is not replaced. */
+function writeKeyFile(path: string, key: SigningKey, io: Io): number {
+  writeFileSync(path, `${signingKeySecret(key)}\n`, { mode: 0o600, flag: 'wx' });
+  io.out(key.kid);
+  io.err(`Wrote the key ${key.kid} to ${path}. Start the server with TYCHE_SIGNING_KEY_FILE=${path}.`);
+  return 0;
+}
 
 export const signingKeyRotate: Command = {
   name: 'signing-key rotate',
@@ -31,31 +50,22 @@ A key from TYCHE_SIGNING_KEY or TYCHE_SIGNING_KEY_FILE is rotated by configuring
   },
 };
 
-export const signingKeyList: Command = {
+export const signingKeyList = listCommand({
   name: 'signing-key list',
-  usage: 'signing-key list [--json]',
   summary:
     'List every certificate signing key by kid, with where its secret lives, when it was first used and when it retired. Never prints a secret.',
-  options: { json: { type: 'boolean' } },
-  async run({ values }, io) {
-    const keys = await withServices(io.env, async ({ signer }) => {
-      // Loading the key also retires keys whose grace period has passed.
-      await signer.current();
-      return signer.publicKeys();
-    });
-    if (values.json) {
-      io.out(
-        JSON.stringify(
-          keys.map(({ kid, x, created_at, retired_at }) => ({ kid, x, created_at, retired_at })),
-        ),
-      );
-      return 0;
-    }
-    io.out(['KID', 'CREATED', 'RETIRED'].join('\t'));
-    for (const k of keys) io.out([k.kid, k.created_at, k.retired_at ?? '-'].join('\t'));
-    return 0;
+  list: async ({ signer }) => {
+    // Loading the key also retires keys whose grace period has passed.
+    await signer.current();
+    return signer.publicKeys();
   },
-};
+  json: ({ kid, x, created_at, retired_at }) => ({ kid, x, created_at, retired_at }),
+  columns: [
+    ['KID', (k) => k.kid],
+    ['CREATED', (k) => k.created_at],
+    ['RETIRED', (k) => k.retired_at ?? '-'],
+  ],
+});
 
 export const signingKeyExport: Command = {
   name: 'signing-key export',
@@ -64,13 +74,8 @@ export const signingKeyExport: Command = {
 from the database and configured with TYCHE_SIGNING_KEY_FILE: the same key goes on signing, announced
 in the log once, and a lost database no longer takes it along.`,
   async run({ positionals }, io) {
-    const [file] = positionals;
-    if (!file || positionals.length !== 1) throw new UsageError('give exactly one FILE to write');
-    const path = resolve(file);
-    if (existsSync(path)) {
-      io.err(`tyche signing-key export: ${path} exists already: give a new file name`);
-      return 1;
-    }
+    const path = newKeyFile(positionals, io, 'signing-key export');
+    if (path === undefined) return 1;
     if (configFromEnv(io.env).TYCHE_SIGNING_KEY) {
       io.err(
         'tyche signing-key export: the key in use already comes from TYCHE_SIGNING_KEY or TYCHE_SIGNING_KEY_FILE',
@@ -78,10 +83,7 @@ in the log once, and a lost database no longer takes it along.`,
       return 2;
     }
     const key = await withServices(io.env, async ({ signer }) => signer.current());
-    writeFileSync(path, `${signingKeySecret(key)}\n`, { mode: 0o600, flag: 'wx' });
-    io.out(key.kid);
-    io.err(`Wrote the key ${key.kid} to ${path}. Start the server with TYCHE_SIGNING_KEY_FILE=${path}.`);
-    return 0;
+    return writeKeyFile(path, key, io);
   },
 };
 
@@ -92,19 +94,10 @@ export const signingKeyGenerate: Command = {
 print its kid. Keep a copy of FILE apart from the database: with it, a lost database does not take
 the key that signed every certificate with it. Needs no store.`,
   async run({ positionals }, io) {
-    const [file] = positionals;
-    if (!file || positionals.length !== 1) throw new UsageError('give exactly one FILE to write');
-    const path = resolve(file);
-    if (existsSync(path)) {
-      io.err(`tyche signing-key generate: ${path} exists already: give a new file name`);
-      return 1;
-    }
+    const path = newKeyFile(positionals, io, 'signing-key generate');
+    if (path === undefined) return 1;
     // Validates the environment like every command, although no store is opened.
     configFromEnv({ ...io.env, TYCHE_SIGNING_KEY_FILE: undefined, TYCHE_SIGNING_KEY: undefined });
-    const key = createSigningKey();
-    writeFileSync(path, `${signingKeySecret(key)}\n`, { mode: 0o600, flag: 'wx' });
-    io.out(key.kid);
-    io.err(`Wrote the key ${key.kid} to ${path}. Start the server with TYCHE_SIGNING_KEY_FILE=${path}.`);
-    return 0;
+    return writeKeyFile(path, createSigningKey(), io);
   },
 };

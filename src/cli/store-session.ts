@@ -1,5 +1,5 @@
 import { type Config, configFromEnv } from '../config.ts';
-import { createServices, type Services } from '../services.ts';
+import { createServices, DATA_STEPS, type Services } from '../services.ts';
 import { openStore, type Store } from '../store/store.ts';
 
 /**
@@ -13,7 +13,7 @@ export async function withServices<T>(
   const config = configFromEnv(env);
   const store = openStore(config);
   try {
-    await store.migrate();
+    await store.migrate(DATA_STEPS);
     return await work(createServices(config, store), store, config);
   } finally {
     await store.close();

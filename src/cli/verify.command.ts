@@ -2,8 +2,6 @@ import { configFromEnv } from '../config.ts';
 import type { Command } from './command.ts';
 import { runVerify, VERIFY_OPTIONS, VERIFY_SUMMARY, verifyUsage } from './verify/verify-cli-core.ts';
 
-export { EXIT_CANNOT_CHECK } from './verify/verify-cli-core.ts';
-
 /** `tyche verify`: the verifier tyche-verify.mjs also bundles, with PUBLIC_BASE_URL as the default server. */
 export const verify: Command = {
   name: 'verify',

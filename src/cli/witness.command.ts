@@ -1,4 +1,5 @@
 import { configFromEnv } from '../config.ts';
+import { DATA_STEPS } from '../services.ts';
 import { systemClock } from '../shared/clock.ts';
 import { openStore } from '../store/store.ts';
 import { ensureWitnessKey } from '../witness/witness-key.ts';
@@ -22,7 +23,7 @@ the key is generated and stored on first start. --print-key prints the witness's
       closed = true;
     };
     try {
-      await store.migrate();
+      await store.migrate(DATA_STEPS);
       const key = await ensureWitnessKey(store.db, config.witnessName, systemClock.now().getTime());
       if (args.values['print-key']) {
         io.out(key.verifierKey);

@@ -1,35 +1,15 @@
-import type { Kysely } from 'kysely';
 import type { OperationContext } from '../randomness/random.service.ts';
 import { AppError } from '../shared/errors.ts';
-import type { Database } from '../store/schema.ts';
-import type { ChannelCondition, ConditionRepository } from './conditions/condition.repository.ts';
+import type { ConditionRepository } from './conditions/condition.repository.ts';
 import type { ConditionChecks, MembershipCheck } from './conditions/condition-check.ts';
-import { type Entry, entriesOf } from './entrants/entrant-entries.ts';
+import type { GiveawayRepository, GiveawayRow } from './core/giveaway.repository.ts';
+import type { SealRepository } from './core/seal.repository.ts';
 import { type EntrantReceipts, entrantReceiptUrl } from './entrants/entrant-receipts.ts';
+import type { Entry, EntryRepository } from './entrants/entry.repository.ts';
 import type { ParticipantRepository } from './entrants/participant.repository.ts';
-import type { GiveawayRepository, GiveawayRow } from './giveaway.repository.ts';
+import { closed, type GiveawayLookup } from './giveaway-lookup.ts';
 import { verifyUrlOf } from './results/giveaway.views.ts';
-import type { SealRepository, SealRow } from './seal/seal.repository.ts';
-
-/** A join refused because the user is not in a channel the giveaway requires; nothing was stored. */
-export class ConditionNotMet extends Error {
-  override name = 'ConditionNotMet';
-  readonly channel: ChannelCondition;
-  readonly giveaway: { public_id: string; title: string };
-  constructor(channel: ChannelCondition, giveaway: { public_id: string; title: string }) {
-    super(`not a member of ${channel.label}`);
-    this.channel = channel;
-    this.giveaway = giveaway;
-  }
-}
-
-/** What a giveaway created from the bot carries beyond the API's fields (CONTRACT §11). */
-export interface BotGiveawayOptions {
-  conditions: ChannelCondition[];
-  joinChallenge: boolean;
-  /** The channel the giveaway's post (with its Join button) goes to, and the post's language. */
-  post: { chatId: number; language: string };
-}
+import type { Sealer } from './seal/giveaway-seal.ts';
 
 /** What `/draw` did: sealed now, sealing after the channel checks, or already past that. */
 export type CloseOutcome =
@@ -38,21 +18,19 @@ export type CloseOutcome =
   | { kind: 'drawn'; title: string; verifyUrl: string };
 
 interface Deps {
-  db: Kysely<Database>;
   publicBaseUrl: string;
-  giveaways: GiveawayRepository;
-  participants: ParticipantRepository;
-  seals: SealRepository;
-  conditions: ConditionRepository;
+  giveaways: Pick<GiveawayRepository, 'findById' | 'findByPublicId'>;
+  participants: Pick<ParticipantRepository, 'entrantById'>;
+  entries: EntryRepository;
+  seals: Pick<SealRepository, 'find'>;
+  conditions: Pick<ConditionRepository, 'excludedCounts'>;
   checks: ConditionChecks;
   receipts: Pick<EntrantReceipts, 'proofOf'>;
-  /** The service's lookups and actions, with their refusals (404, 403, closed). */
-  find(publicId: string): Promise<GiveawayRow>;
-  owned(accountId: string, publicId: string): Promise<GiveawayRow>;
-  closed(status: string | undefined): AppError;
-  /** Draws an instant giveaway now; resolves with its certificate id. */
-  drawInstant(ctx: OperationContext, row: GiveawayRow): Promise<string>;
-  seal(row: GiveawayRow, ctx: OperationContext): Promise<SealRow>;
+  /** The service's lookups, with their refusals (404, 403), so bot and API refuse alike. */
+  lookup: Pick<GiveawayLookup, 'find' | 'owned'>;
+  /** Draws an instant giveaway now. */
+  drawInstant(ctx: OperationContext, row: GiveawayRow): Promise<{ certificate: { certificate_id: string } }>;
+  seal: Sealer;
   /** Makes the seal job due now (the pre-seal checks run in it). */
   sealSoon(row: GiveawayRow): Promise<void>;
 }
@@ -68,8 +46,8 @@ export function createGiveawayConsole(deps: Deps) {
   return {
     /** What a join through the bot asks first: whether the giveaway is open and wants a challenge. */
     async gate(publicId: string) {
-      const row = await deps.find(publicId);
-      if (row.status !== 'active') throw deps.closed(row.status);
+      const row = await deps.lookup.find(publicId);
+      if (row.status !== 'active') throw closed(row.status);
       return { title: row.title, challenge: Number(row.join_challenge) === 1 };
     },
 
@@ -79,17 +57,14 @@ export function createGiveawayConsole(deps: Deps) {
      * due now. An instant giveaway is drawn at once.
      */
     async closeNow(ctx: OperationContext, publicId: string): Promise<CloseOutcome> {
-      const row = await deps.owned(ctx.accountId, publicId);
+      const row = await deps.lookup.owned(ctx.accountId, publicId);
       const title = row.title;
       if (row.status === 'completed' && row.certificate_id) {
         return { kind: 'drawn', title, verifyUrl: verifyUrlOf(publicBaseUrl, row.certificate_id) };
       }
       if (row.draw_mode !== 'verifiable') {
-        return {
-          kind: 'drawn',
-          title,
-          verifyUrl: verifyUrlOf(publicBaseUrl, await deps.drawInstant(ctx, row)),
-        };
+        const { certificate } = await deps.drawInstant(ctx, row);
+        return { kind: 'drawn', title, verifyUrl: verifyUrlOf(publicBaseUrl, certificate.certificate_id) };
       }
       if (row.status === 'active' && Number(row.participants_count) === 0) {
         throw new AppError('no_participants', 'A giveaway without entrants cannot be sealed');
@@ -100,10 +75,13 @@ export function createGiveawayConsole(deps: Deps) {
       }
       const seal =
         row.status === 'active'
-          ? await deps.seal(row, ctx).catch(async (error) => {
-              if (error instanceof AppError && error.code === 'giveaway_sealed') return seals.find(row.id);
-              throw error;
-            })
+          ? await deps.seal(row, ctx).then(
+              (sealed) => sealed.seal,
+              async (error) => {
+                if (error instanceof AppError && error.code === 'giveaway_sealed') return seals.find(row.id);
+                throw error;
+              },
+            )
           : await seals.find(row.id);
       if (!seal) throw new AppError('not_found', 'The seal of this giveaway is missing');
       return {
@@ -117,7 +95,7 @@ export function createGiveawayConsole(deps: Deps) {
 
     /** A Telegram user's latest entries (the bot's `/my`), with receipt links. */
     async entriesOf(telegramId: number, limit: number): Promise<(Entry & { receipt_url: string | null })[]> {
-      const entries = await entriesOf(deps.db, telegramId, limit);
+      const entries = await deps.entries.latestOf(telegramId, limit);
       return entries.map((e) => ({
         ...e,
         receipt_url: e.salt ? entrantReceiptUrl(publicBaseUrl, e.public_id, telegramId, e.salt) : null,

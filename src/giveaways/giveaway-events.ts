@@ -1,19 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { JobRepository } from '../jobs/job.repository.ts';
 import type { Seal } from '../proof/v2-types.ts';
-import type { Database } from '../store/schema.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
-import {
-  channelPostJob,
-  hasChannelPost,
-  SEALED_JOB,
-  type SealedJobPayload,
-  WINNERS_JOB,
-  type WinnersJobPayload,
-} from './bot-jobs.ts';
-import type { ParticipantRow } from './entrants/participant.repository.ts';
-import type { GiveawayRow } from './giveaway.repository.ts';
-import { type AnyCertificate, giveawayOf } from './results/giveaway.views.ts';
+import type { AnyCertificate, GiveawayRow } from './core/giveaway.repository.ts';
+import type { GiveawayPromises } from './core/giveaway-promises.ts';
+import { giveawayOf } from './results/giveaway.views.ts';
 
 /**
  * The webhook events of a giveaway's life (CONTRACT §9), recorded in the transaction of the
@@ -21,32 +10,19 @@ import { type AnyCertificate, giveawayOf } from './results/giveaway.views.ts';
  * depends on the running bot), plus what the event adds: the entrant for `participant.joined`,
  * `certificate_id` and `verify_url` (already part of a drawn giveaway) for `giveaway.drawn`.
  */
-/** When the bot runs: the transaction's handle and jobs, for the promises made to it. */
-export interface BotPromises {
-  handle: Kysely<Database>;
-  jobs: Pick<JobRepository, 'enqueue'>;
-}
-
-export function createGiveawayEvents(
-  outbox: Outbox,
-  publicBaseUrl: string,
-  /** Given when the bot runs: each change also enqueues what the bot must say about it. */
-  bot?: BotPromises,
-) {
+export function createGiveawayEvents(outbox: Outbox, publicBaseUrl: string): GiveawayPromises {
   const view = (
     row: GiveawayRow,
-    extra: { seal?: Seal; sealLogIndex?: number | null; certificate?: AnyCertificate },
+    extra: { seal?: Seal | undefined; sealLogIndex?: number | null; certificate?: AnyCertificate },
   ) => giveawayOf(row, { publicBaseUrl, ...extra });
 
   return {
-    /** One event per new entrant, in entry order; `row` is the giveaway after the addition. */
-    async joined(row: GiveawayRow, entrants: readonly ParticipantRow[]) {
+    // CONTRACT §9 has no event for a new giveaway: its creator is the one who asked for it.
+    async created() {},
+
+    async joined(row, entrants) {
       const giveaway = view(row, {});
-      if (bot && entrants.length > 0 && (await hasChannelPost(bot.handle, row.id))) {
-        const at = Number(entrants[0].joined_at);
-        await bot.jobs.enqueue(channelPostJob(row.public_id, { giveawayId: row.id, kind: 'count' }, at));
-      }
-      return outbox.record(
+      await outbox.record(
         entrants.map((e) => ({
           accountId: row.account_id,
           type: 'participant.joined' as const,
@@ -66,18 +42,8 @@ export function createGiveawayEvents(
       );
     },
 
-    async sealed(row: GiveawayRow, seal: Seal, sealLogIndex: number | null, at: number) {
-      if (bot) {
-        const payload: SealedJobPayload = { giveawayId: row.id };
-        await bot.jobs.enqueue({
-          kind: SEALED_JOB,
-          key: `sealed:${row.public_id}`,
-          runAt: at,
-          payload,
-          createdAt: at,
-        });
-      }
-      return outbox.record([
+    async sealed(row, seal, sealLogIndex, at) {
+      await outbox.record([
         {
           accountId: row.account_id,
           type: 'giveaway.sealed',
@@ -88,35 +54,9 @@ export function createGiveawayEvents(
       ]);
     },
 
-    async drawn(
-      row: GiveawayRow,
-      certificate: AnyCertificate,
-      at: number,
-      seal?: Seal,
-      sealLogIndex?: number | null,
-    ) {
+    async drawn(row, certificate, at, seal, sealLogIndex) {
       const giveaway = view(row, { certificate, seal, sealLogIndex });
-      if (bot) {
-        const payload: WinnersJobPayload = {
-          publicId: row.public_id,
-          title: row.title,
-          certificateId: certificate.certificate_id,
-          verifyUrl: giveaway.verify_url!,
-          winners: certificate.winners.map((w) => ({
-            telegram_id: w.telegram_id,
-            username: w.username,
-            position: w.position,
-          })),
-        };
-        await bot.jobs.enqueue({
-          kind: WINNERS_JOB,
-          key: `winners:${certificate.certificate_id}`,
-          runAt: at,
-          payload,
-          createdAt: at,
-        });
-      }
-      return outbox.record([
+      await outbox.record([
         {
           accountId: row.account_id,
           type: 'giveaway.drawn',
@@ -128,5 +68,3 @@ export function createGiveawayEvents(
     },
   };
 }
-
-export type GiveawayEvents = ReturnType<typeof createGiveawayEvents>;

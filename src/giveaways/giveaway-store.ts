@@ -5,55 +5,56 @@ import { createOperationRepository } from '../randomness/operation.repository.ts
 import type { Database } from '../store/schema.ts';
 import { createUnitOfWork, type UnitOfWork } from '../store/unit-of-work.ts';
 import { createOutbox } from '../webhooks/outbox.ts';
-import { createChannelPostRepository } from './channel-post.repository.ts';
 import { createConditionRepository } from './conditions/condition.repository.ts';
+import { createGiveawayRepository } from './core/giveaway.repository.ts';
+import { allPromises, type GiveawayPromisesIn } from './core/giveaway-promises.ts';
+import type { LogAppend } from './core/log-append.ts';
+import { createSealRepository } from './core/seal.repository.ts';
+import { createEntryRepository } from './entrants/entry.repository.ts';
 import { createParticipantRepository } from './entrants/participant.repository.ts';
-import { createGiveawayRepository } from './giveaway.repository.ts';
 import { createGiveawayEvents } from './giveaway-events.ts';
-import { createSealRepository } from './seal/seal.repository.ts';
 
-/** Appends a signed seal or certificate to the transparency log; returns its index. */
-export type LogAppend = (
-  kind: 'seal' | 'certificate',
-  id: string,
-  signed: object,
-  at: number,
-) => Promise<number>;
+export interface GiveawayStoreOptions {
+  /** The transparency log every seal and certificate is appended to. */
+  transparency: LogService;
+  publicBaseUrl: string;
+  /**
+   * Given when the Telegram bot runs: what each change also promises the bot, in its
+   * transaction, beside the webhook events.
+   */
+  promisesIn?: GiveawayPromisesIn | undefined;
+}
 
 /**
  * Every repository a giveaway's life writes to, bound to one handle (the pool or a transaction),
  * the transparency log among them: a seal or certificate is logged in the transaction storing it,
- * and the webhook events it causes are recorded there too.
+ * and what the change promises its followers (webhook events, the bot's jobs) is recorded there too.
  */
-export function giveawayRepositories(
-  handle: Kysely<Database>,
-  transparency: LogService,
-  publicBaseUrl: string,
-  /** Whether the Telegram bot runs: then changes also enqueue what it must say about them. */
-  botRuns = false,
-) {
-  const log: LogAppend = (kind, id, signed, at) => transparency.appendSigned(handle, kind, id, signed, at);
-  const jobs = createJobRepository(handle);
+export function giveawayRepositories(handle: Kysely<Database>, options: GiveawayStoreOptions) {
+  const log: LogAppend = (kind, id, signed, at) =>
+    options.transparency.appendSigned(handle, kind, id, signed, at);
+  const webhooks = createGiveawayEvents(createOutbox(handle), options.publicBaseUrl);
   return {
     log,
     giveaways: createGiveawayRepository(handle),
     participants: createParticipantRepository(handle),
+    entries: createEntryRepository(handle),
     seals: createSealRepository(handle),
-    jobs,
+    jobs: createJobRepository(handle),
     operations: createOperationRepository(handle),
     conditions: createConditionRepository(handle),
-    channelPosts: createChannelPostRepository(handle),
-    events: createGiveawayEvents(createOutbox(handle), publicBaseUrl, botRuns ? { handle, jobs } : undefined),
+    // The bot's promises first: the order the rows were always written in.
+    promises: options.promisesIn ? allPromises([options.promisesIn(handle), webhooks]) : webhooks,
   };
 }
 
 export type GiveawayRepositories = ReturnType<typeof giveawayRepositories>;
 export type GiveawayUnitOfWork = UnitOfWork<GiveawayRepositories>;
 
-export const giveawayUnitOfWork = (
-  db: Kysely<Database>,
-  transparency: LogService,
-  publicBaseUrl: string,
-  botRuns = false,
-): GiveawayUnitOfWork =>
-  createUnitOfWork(db, (handle) => giveawayRepositories(handle, transparency, publicBaseUrl, botRuns));
+/** The repositories for reads, and the unit of work through which every write that spans them goes. */
+export function createGiveawayStore(db: Kysely<Database>, options: GiveawayStoreOptions) {
+  return {
+    repos: giveawayRepositories(db, options),
+    uow: createUnitOfWork(db, (handle) => giveawayRepositories(handle, options)),
+  };
+}

@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AccountService } from '../accounts/account.service.ts';
 import type { QuotaService } from '../accounts/quota.service.ts';
-import type { Config } from '../config.ts';
 import { tagImmutableAnswers } from '../edge/etag.ts';
 import { allowPublicReads } from '../edge/public-cors.ts';
 import type { GiveawayService } from '../giveaways/giveaway.service.ts';
@@ -37,8 +36,22 @@ import { refuseUnknownQuery } from './strict-query.ts';
 import { clientErrorHandler, frameworkErrorHandler } from './transport-errors.ts';
 import { validatorCompiler } from './validation.ts';
 
+/**
+ * What the HTTP app reads of the configuration. The root passes its config, which has these
+ * among the rest; nothing here sees a setting it does not use.
+ */
+export interface AppSettings {
+  /** Where clients reach this server: problem `type` links, the OpenAPI server, the pages' links. */
+  readonly publicBaseUrl: string;
+  readonly TYCHE_TRUST_PROXY: boolean;
+  /** Requests a minute per address on the routes without a key; 0 turns the limit off. */
+  readonly TYCHE_PUBLIC_RATE_LIMIT: number;
+  /** The drand relay the verification pages fetch rounds from. */
+  readonly DRAND_URL: string;
+}
+
 export interface AppDeps {
-  config: Config;
+  config: AppSettings;
   store: Store;
   accounts: AccountService;
   quota: QuotaService;
@@ -123,12 +136,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => {
     const allowed = routes.allowedMethods(request.url);
     if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
       const error = new AppError(
         'method_not_allowed',
         `${request.method} is not allowed here; use ${allowed.join(', ')}`,
-        {
-          headers: { allow: allowed.join(', ') },
-        },
       );
       return sendProblem(request, reply, error, deps.config.publicBaseUrl);
     }
@@ -140,16 +151,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await limitPublicRoutes(app, deps.config.TYCHE_PUBLIC_RATE_LIMIT);
-  await registerOpenApi(app, deps.config);
+  await registerOpenApi(app, deps.config.publicBaseUrl);
   await app.register(healthRoutes, { store: deps.store, metrics: deps.metrics });
-  await app.register(docsRoutes, { config: deps.config });
+  await app.register(docsRoutes, { publicBaseUrl: deps.config.publicBaseUrl });
   await app.register(wellKnownRoutes, { signer: deps.signer, log: deps.transparency });
   await app.register(logRoutes, { log: deps.transparency });
   await app.register(verifyRoutes, {
-    config: deps.config,
+    publicBaseUrl: deps.config.publicBaseUrl,
+    drandUrl: deps.config.DRAND_URL,
     certificates: deps.giveaways.certificates as CertificateLookup,
   });
-  await app.register(giveawayPublicRoutes, { config: deps.config, giveaways: deps.giveaways.public });
+  await app.register(giveawayPublicRoutes, {
+    drandUrl: deps.config.DRAND_URL,
+    giveaways: deps.giveaways.public,
+  });
   await app.register(
     async (api) => {
       api.addHook('onRoute', refuseUnknownQuery);

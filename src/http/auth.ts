@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hasBusinessAccess } from '../accounts/account.repository.ts';
 import type { AccountService, Principal } from '../accounts/account.service.ts';
+import { hasBusinessAccess } from '../accounts/plans.ts';
 import type { Meter, QuotaService, QuotaTicket } from '../accounts/quota.service.ts';
+import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import type { Idempotency } from './idempotency.ts';
+import { rateLimitHeaders } from './rate-limit-headers.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,7 +34,7 @@ const TOUCH_INTERVAL_MS = 60_000;
  */
 export function protectRoutes(
   scope: FastifyInstance,
-  deps: { accounts: AccountService; quota: QuotaService; idempotency: Idempotency },
+  deps: { accounts: AccountService; quota: QuotaService; idempotency: Idempotency; clock: Clock },
 ) {
   const lastTouched = new Map<string, number>();
 
@@ -67,7 +69,7 @@ export function protectRoutes(
       ticket ??= request.meter?.uncounted ?? null;
     }
     if (!ticket) return payload;
-    reply.headers(deps.quota.headers(ticket));
+    reply.headers(rateLimitHeaders(ticket, deps.clock.now().getTime()));
     return payload;
   });
 

@@ -45,7 +45,7 @@ const inProgress = () =>
   new AppError(
     'idempotency_key_in_progress',
     'A request with this Idempotency-Key is still running; retry to get its response',
-    { headers: { 'retry-after': '1' } },
+    { retryAfterSeconds: 1 },
   );
 
 function fingerprint(request: FastifyRequest): string {

@@ -1,6 +1,7 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { DRAW_JOB, SEAL_JOB } from '../giveaways/seal/giveaway-seal.ts';
+import { type Backlog, createJobRepository } from '../jobs/job.repository.ts';
 import type { JobHandler } from '../jobs/job-runner.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Database } from '../store/schema.ts';
@@ -66,42 +67,17 @@ export function createMetrics(options: { defaults?: boolean } = {}) {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-interface Backlog {
-  kind: string;
-  pending: number;
-  retrying: number;
-  oldestDue: number | null;
-}
-
 /**
  * The background-job backlog, read from the jobs table at each scrape: it counts the work every
  * process owes, not just this one's. The three gauges share one query per scrape.
  */
 export function registerJobMetrics(metrics: Metrics, db: Kysely<Database>, clock: Clock): void {
+  const jobs = createJobRepository(db);
   let snapshot: Promise<{ at: number; rows: Backlog[] }> | undefined;
   const read = () => {
     snapshot ??= (async () => {
       const at = clock.now().getTime();
-      const rows = await db
-        .selectFrom('jobs')
-        .where('done_at', 'is', null)
-        .groupBy('kind')
-        .select([
-          'kind',
-          sql<number>`count(*)`.as('pending'),
-          sql<number>`sum(case when last_error is not null then 1 else 0 end)`.as('retrying'),
-          sql<number | null>`min(case when run_at <= ${at} then run_at end)`.as('oldest_due'),
-        ])
-        .execute();
-      return {
-        at,
-        rows: rows.map((r) => ({
-          kind: r.kind,
-          pending: Number(r.pending),
-          retrying: Number(r.retrying),
-          oldestDue: r.oldest_due === null ? null : Number(r.oldest_due),
-        })),
-      };
+      return { at, rows: await jobs.backlog(at) };
     })().finally(() => {
       snapshot = undefined;
     });
@@ -161,11 +137,11 @@ export function timeGiveawayWork(
       return result;
     };
   giveaways.seal = timed(metrics.seals, giveaways.seal.bind(giveaways));
-  // A 202 means the draw waits for its round and completes later, as a job.
+  // A pending draw waits for its round and completes later, as a job.
   giveaways.draw = timed(
     metrics.draws,
     giveaways.draw.bind(giveaways),
-    (outcome) => (outcome as { status?: number }).status !== 202,
+    (outcome) => (outcome as { kind?: string }).kind !== 'pending',
   );
   for (const [kind, histogram] of [
     [SEAL_JOB, metrics.seals],

@@ -1,13 +1,13 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.ts';
 import { API_DESCRIPTION, components, TAGS } from './openapi-components.ts';
 import { shapeDocument } from './openapi-shape.ts';
 import { webhookDocs } from './routes/webhook.schemas.ts';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 
-export async function registerOpenApi(app: FastifyInstance, config: Config) {
+/** `publicBaseUrl` is where clients reach the API: the document's server and its absolute links. */
+export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -17,7 +17,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config) {
         description: API_DESCRIPTION,
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
-      servers: [{ url: config.publicBaseUrl }],
+      servers: [{ url: publicBaseUrl }],
       tags: TAGS,
       // Every route needs a key unless it says otherwise; the public routes say `security: []`.
       security: [{ bearer: [] }],
@@ -26,7 +26,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config) {
       components: components() as any,
     },
     transformObject: (generated) =>
-      shapeDocument('openapiObject' in generated ? generated.openapiObject : {}, config.publicBaseUrl),
+      shapeDocument('openapiObject' in generated ? generated.openapiObject : {}, publicBaseUrl),
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 }

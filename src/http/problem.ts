@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DailyLimitExceeded } from '../accounts/quota.service.ts';
 import { AppError, ERROR_CODES, type ErrorCode, isAppError } from '../shared/errors.ts';
+import { rateLimitHeaders } from './rate-limit-headers.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -67,7 +69,7 @@ export function toAppError(error: unknown): AppError {
     return new AppError('invalid_parameter', fastifyError.message ?? 'Invalid request');
   if (isStoreUnavailable(error)) {
     return new AppError('service_unavailable', 'The database is out of reach; retry shortly', {
-      headers: { 'retry-after': '2' },
+      retryAfterSeconds: 2,
       cause: error,
     });
   }
@@ -76,14 +78,22 @@ export function toAppError(error: unknown): AppError {
   });
 }
 
+/**
+ * Sends every problem, so the headers that go with a refusal are decided here, from what the
+ * error says: when to retry, how to authenticate, and the daily limit that was reached.
+ */
 export function sendProblem(
   request: FastifyRequest,
   reply: FastifyReply,
   error: AppError,
   publicBaseUrl: string,
 ) {
-  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+  if (error.code === 'unauthorized') reply.header('www-authenticate', 'Bearer');
+  if (error instanceof DailyLimitExceeded) {
+    const { limit, resetAt, at } = error;
+    reply.headers(rateLimitHeaders({ limit, count: limit, resetAt }, at.getTime()));
+  }
   return reply
     .code(error.status)
     .type(PROBLEM_CONTENT_TYPE)

@@ -34,7 +34,7 @@ export async function limitPublicRoutes(app: FastifyInstance, perMinute: number)
       new AppError(
         'rate_limited',
         `More than ${context.max} requests a minute from this address; retry in ${context.after}`,
-        { headers: { 'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))) } },
+        { retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)) },
       ),
   });
 }

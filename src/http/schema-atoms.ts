@@ -1,6 +1,6 @@
 import { type Static, type TSchema, type TSchemaOptions, type TStringOptions, Type } from 'typebox';
-import { PLANS, type Plan } from '../accounts/account.repository.ts';
-import type { DrawMode, GiveawayStatus } from '../giveaways/giveaway.repository.ts';
+import { PLANS, type Plan } from '../accounts/plans.ts';
+import type { Giveaway } from '../giveaways/results/giveaway.views.ts';
 import { SOURCE_NAMES, type SourceName } from '../randomness/source.ts';
 
 /**
@@ -45,14 +45,14 @@ export const GiveawayStatusSchema = StringEnum(GIVEAWAY_STATUSES, {
   description:
     '`active` accepts participants; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw',
 });
-same<Static<typeof GiveawayStatusSchema>, GiveawayStatus>(true);
+same<Static<typeof GiveawayStatusSchema>, Giveaway['status']>(true);
 
 export const DRAW_MODES = ['verifiable', 'instant'] as const;
 export const DrawModeSchema = StringEnum(DRAW_MODES, {
   description:
     "`verifiable` (default): tyche-draw-v2, sealed list and a future drand round — nobody can steer it. `instant`: tyche-draw-v1, answered at once, but the operator's randomness must be trusted",
 });
-same<Static<typeof DrawModeSchema>, DrawMode>(true);
+same<Static<typeof DrawModeSchema>, Giveaway['draw_mode']>(true);
 
 /** A SHA-256 value (or any 32 bytes), lower-case hex. */
 export const Hex32Schema = (options: TStringOptions = {}) =>

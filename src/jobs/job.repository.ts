@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, JobsTable } from '../store/schema.ts';
 import { skipLocked } from '../store/skip-locked.ts';
 
@@ -34,6 +34,16 @@ export interface ClaimInput {
   limit: number;
   /** Only these kinds; all kinds when absent. */
   kinds?: string[];
+}
+
+/** The work not done yet of one kind, as the metrics report it. */
+export interface Backlog {
+  kind: string;
+  pending: number;
+  /** Jobs that failed at least once and wait for another attempt. */
+  retrying: number;
+  /** The run time of the oldest job due at `now`, or null when none is due. */
+  oldestDue: number | null;
 }
 
 function toJob(row: Selectable<JobsTable>): Job {
@@ -148,6 +158,27 @@ export function createJobRepository(db: Kysely<Database>) {
         .where('done_at', 'is', null)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+
+    /** Every kind's backlog in one statement: what every process owes, not just this one. */
+    async backlog(now: number): Promise<Backlog[]> {
+      const rows = await db
+        .selectFrom('jobs')
+        .where('done_at', 'is', null)
+        .groupBy('kind')
+        .select([
+          'kind',
+          sql<number>`count(*)`.as('pending'),
+          sql<number>`sum(case when last_error is not null then 1 else 0 end)`.as('retrying'),
+          sql<number | null>`min(case when run_at <= ${now} then run_at end)`.as('oldest_due'),
+        ])
+        .execute();
+      return rows.map((r) => ({
+        kind: r.kind,
+        pending: Number(r.pending),
+        retrying: Number(r.retrying),
+        oldestDue: r.oldest_due === null ? null : Number(r.oldest_due),
+      }));
     },
   };
 }

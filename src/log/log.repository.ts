@@ -24,6 +24,12 @@ export function createLogRepository(db: Kysely<Database>) {
     /** Whether this repository runs inside a transaction, as an append must. */
     inTransaction: db.isTransaction,
 
+    /** The log key's seed (migration 008 makes it), or undefined before that migration. */
+    async keySeed(): Promise<string | undefined> {
+      const row = await db.selectFrom('log_key').select('seed').where('id', '=', 1).executeTakeFirst();
+      return row?.seed;
+    },
+
     /**
      * The head, held by this transaction until it ends. An update (of nothing) rather than a
      * read, because only a write waits its turn on both engines: PostgreSQL locks the row and

@@ -12,6 +12,7 @@ import {
 } from '../proof/note.ts';
 import type { SigningKey } from '../signing/certificate-crypto.ts';
 import type { Database } from '../store/schema.ts';
+import { createCosignatureRepository } from './cosignature.repository.ts';
 import { appendKeyEntry, type KeyRecord } from './key-entries.ts';
 import { readLogKey, seedOf } from './log-key.ts';
 import { createTransparencyLog } from './transparency-log.ts';
@@ -41,6 +42,7 @@ interface Deps {
  */
 export function createLogService({ db, origin, jobs }: Deps) {
   const log = createTransparencyLog({ db });
+  const cosignatures = createCosignatureRepository(db);
   let key: Promise<SigningKey> | undefined;
 
   /** Read once, through whichever handle asks first (a transaction must not wait for the pool). */
@@ -68,20 +70,9 @@ export function createLogService({ db, origin, jobs }: Deps) {
     return formatCheckpoint({ origin, size, root: await log.root(size) });
   }
 
-  async function cosignaturesAt(size: number): Promise<NoteSignature[]> {
-    const rows = await db
-      .selectFrom('log_cosignatures')
-      .select('line')
-      .where('size', '=', size)
-      .orderBy('witness')
-      .execute();
-    return rows.map((r) => parseSignatureLine(r.line));
-  }
-
   return {
     log,
     origin,
-    db,
 
     /** Appends a signed seal or certificate, exactly as published, in the caller's transaction. */
     async appendSigned(
@@ -117,7 +108,8 @@ export function createLogService({ db, origin, jobs }: Deps) {
     async checkpoint(): Promise<{ size: number; note: string }> {
       const { size, root } = await log.head();
       const text = formatCheckpoint({ origin, size, root });
-      const signatures = [await logSignature(text), ...(await cosignaturesAt(size))];
+      const lines = await cosignatures.at(size);
+      const signatures = [await logSignature(text), ...lines.map(parseSignatureLine)];
       return { size, note: formatNote(text, signatures) };
     },
 
@@ -140,12 +132,13 @@ export function createLogService({ db, origin, jobs }: Deps) {
 
     /** Stores a verified cosignature of the checkpoint at `size`. */
     async recordCosignature(size: number, signature: NoteSignature, line: string, cosignedAtMs: number) {
-      await db
-        .insertInto('log_cosignatures')
-        .values({ size, witness: signature.name, line, cosigned_at: cosignedAtMs })
-        .onConflict((oc) => oc.columns(['size', 'witness']).doNothing())
-        .execute();
+      await cosignatures.record(size, signature.name, line, cosignedAtMs);
     },
+
+    /** The size a witness (by its key name) last said it holds of this log; 0 for one never asked. */
+    witnessSize: (name: string): Promise<number> => cosignatures.sizeSeenBy(name),
+
+    rememberWitnessSize: (name: string, size: number): Promise<void> => cosignatures.rememberSize(name, size),
 
     /**
      * The checkpoint that best witnesses the seal at `sealIndex` before `roundAt` (epoch ms): of
@@ -153,18 +146,9 @@ export function createLogService({ db, origin, jobs }: Deps) {
      * round (the smallest on a tie), with those cosignatures and the seal's inclusion proof.
      */
     async sealWitness(sealIndex: number, roundAt: number): Promise<SealWitness | null> {
-      const rows = await db
-        .selectFrom('log_cosignatures')
-        .select(['size', 'line'])
-        .where('size', '>', sealIndex)
-        .where('cosigned_at', '<', roundAt)
-        .orderBy('size')
-        .orderBy('witness')
-        .execute();
       const bySize = new Map<number, string[]>();
-      for (const row of rows) {
-        const size = Number(row.size);
-        bySize.set(size, [...(bySize.get(size) ?? []), row.line]);
+      for (const row of await cosignatures.coveringBefore(sealIndex, roundAt)) {
+        bySize.set(row.size, [...(bySize.get(row.size) ?? []), row.line]);
       }
       let best: [number, string[]] | undefined;
       for (const entry of bySize) if (!best || entry[1].length > best[1].length) best = entry;

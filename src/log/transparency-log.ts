@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Sha256 } from '../proof/digest.ts';
+import { LOG_ENTRY_KINDS, type LogEntryKind } from '../proof/log-entry.ts';
 import { leafHash } from '../proof/merkle.ts';
 import { consistencyProofFrom, inclusionProofFrom, type RangeHash } from '../proof/merkle-proofs.ts';
 import type { Database } from '../store/schema.ts';
@@ -14,8 +15,7 @@ const PLACEHOLDER = new Uint8Array(32);
 /** Most entries one read returns (CONTRACT §8: `/log/entries` gives at most 1000 a call). */
 export const MAX_ENTRIES_PER_READ = 1000;
 
-export type LogEntryKind = 'seal' | 'certificate' | 'key';
-const KINDS: ReadonlySet<string> = new Set<LogEntryKind>(['seal', 'certificate', 'key']);
+const KINDS: ReadonlySet<string> = new Set(LOG_ENTRY_KINDS);
 
 export interface NewLogEntry {
   kind: LogEntryKind;

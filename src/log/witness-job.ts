@@ -1,8 +1,7 @@
-import type { KeyedPlace } from '../config.ts';
 import type { Job, JobOutcome } from '../jobs/job-runner.ts';
 import { backoffMs } from '../jobs/job-runner.ts';
 import { verifyCosignature } from '../proof/cosignature.ts';
-import { formatSignatureLine } from '../proof/note.ts';
+import { formatSignatureLine, type VerifierKey } from '../proof/note.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { LogService } from './log.service.ts';
 import type { WitnessAnswer, WitnessRequest } from './witness-client.ts';
@@ -14,9 +13,15 @@ const TIMEOUT_MS = 15_000;
 /** After this many tries a checkpoint goes unwitnessed by the witnesses still failing: nothing waits on them. */
 export const WITNESS_ATTEMPTS = 4;
 
+/** A witness this log asks to cosign: where it listens and the key its cosignatures verify under. */
+interface WitnessTarget {
+  place: string;
+  key: VerifierKey;
+}
+
 interface Deps {
   transparency: LogService;
-  witnesses: readonly KeyedPlace[];
+  witnesses: readonly WitnessTarget[];
   submit: SubmitToWitness;
   clock: Clock;
   log: { warn(obj: object, msg: string): void };
@@ -30,28 +35,14 @@ interface Deps {
  */
 export function createWitnessJob(deps: Deps) {
   const { transparency, witnesses, submit, clock } = deps;
-  const db = transparency.db;
-
-  async function sizeSeenBy(name: string): Promise<number> {
-    const row = await db
-      .selectFrom('log_witness_sizes')
-      .select('size')
-      .where('witness', '=', name)
-      .executeTakeFirst();
-    return row ? Number(row.size) : 0;
-  }
-
-  async function remember(name: string, size: number): Promise<void> {
-    await db
-      .insertInto('log_witness_sizes')
-      .values({ witness: name, size })
-      .onConflict((oc) => oc.column('witness').doUpdateSet({ size }))
-      .execute();
-  }
-
   /** One witness, with one retry when it tells us it holds another size than we thought. */
-  async function ask(witness: KeyedPlace, size: number, text: string, note: string): Promise<string | null> {
-    let old = await sizeSeenBy(witness.key.name);
+  async function ask(
+    witness: WitnessTarget,
+    size: number,
+    text: string,
+    note: string,
+  ): Promise<string | null> {
+    let old = await transparency.witnessSize(witness.key.name);
     for (let attempt = 0; attempt < 2 && old < size; attempt++) {
       const proof = await transparency.log.consistencyProof(old, size);
       const answer = await submit({
@@ -66,7 +57,7 @@ export function createWitnessJob(deps: Deps) {
       if (answer.status === 'conflict') {
         if (answer.size > size) return `it holds size ${answer.size}, beyond this log's ${size}`;
         old = answer.size;
-        await remember(witness.key.name, old);
+        await transparency.rememberWitnessSize(witness.key.name, old);
         continue;
       }
       let stored = 0;
@@ -78,7 +69,7 @@ export function createWitnessJob(deps: Deps) {
         stored++;
       }
       if (stored === 0) return 'its answer carried no cosignature that verifies under its key';
-      await remember(witness.key.name, size);
+      await transparency.rememberWitnessSize(witness.key.name, size);
       return null;
     }
     return old >= size ? null : `it kept answering another size than ${old}`;

@@ -1,9 +1,6 @@
-import { OPERATOR_TRUST_LABEL } from '../proof/report.ts';
-import type { CertificateV2 } from '../proof/v2-types.ts';
-import { ALGORITHM_V2 } from '../proof/v2-types.ts';
+import { ALGORITHM_V2, type CertificateV2 } from '../proof/v2-types.ts';
 import type { CertificateV1 } from '../proof/verify-v1.ts';
-import { renderCertificatePdfV2 } from './certificate-pdf-v2.ts';
-import { describeSource, formatUtc, logEntryText, sourceReferenceUrl } from './certificate-text.ts';
+import { type CertificateContent, contentV1, contentV2 } from './certificate-content.ts';
 import {
   drawFooter,
   drawHeader,
@@ -12,7 +9,7 @@ import {
   drawRows,
   drawTable,
   openPage,
-  type Row,
+  TABLE_BOTTOM,
 } from './pdf-page.ts';
 
 /**
@@ -24,80 +21,46 @@ export async function renderCertificatePdf(
   pageUrl: string,
   specUrl: string,
 ): Promise<Buffer> {
-  if (cert.algorithm === ALGORITHM_V2) return renderCertificatePdfV2(cert as CertificateV2, pageUrl, specUrl);
-  return renderV1(cert as CertificateV1, pageUrl, specUrl);
+  const content =
+    cert.algorithm === ALGORITHM_V2
+      ? contentV2(cert as CertificateV2, pageUrl, specUrl)
+      : contentV1(cert as CertificateV1, pageUrl, specUrl);
+  return renderContent(content, pageUrl);
 }
 
-async function renderV1(cert: CertificateV1, pageUrl: string, specUrl: string): Promise<Buffer> {
-  const { doc, done } = openPage({ title: `Draw certificate ${cert.certificate_id}`, subject: cert.title });
+async function renderContent(content: CertificateContent, pageUrl: string): Promise<Buffer> {
+  const { doc, done } = openPage({
+    title: `Draw certificate ${content.certificateId}`,
+    subject: content.title,
+  });
   let y = await drawHeader(doc, {
-    eyebrow: 'TYCHE DRAW CERTIFICATE',
-    title: cert.title,
-    lines: [
-      `Certificate ${cert.certificate_id} · giveaway ${cert.public_id}`,
-      `Drawn ${formatUtc(cert.drawn_at)}`,
-    ],
+    eyebrow: content.eyebrow,
+    title: content.title,
+    lines: content.lines,
     pageUrl,
   });
-  y = await drawNote(doc, y, {
-    tone: 'warning',
-    lead: `${cert.algorithm}: ${OPERATOR_TRUST_LABEL}.`,
-    text:
-      'The winners follow from randomness the server obtained for itself when it drew. The signature shows ' +
-      'who issued this certificate, not that the draw was not repeated until a chosen entrant won. ' +
-      'A verifiable draw (tyche-draw-v2) seals the entrant list before a public drand round exists.',
-  });
-
-  const r = cert.randomness;
-  const refUrl = sourceReferenceUrl(r.source, r.source_reference);
-  const rows: Row[] = [
-    ['Algorithm', `${cert.algorithm}, specified at ${specUrl}`, false],
-    ['Participants', `${cert.participants_count} (winners requested: ${cert.winners_count})`, false],
-    ['Participants hash', cert.participants_hash, true],
-    ['Randomness source', `${describeSource(r.source)} (${r.source})`, false],
-    [
-      'Source reference',
-      refUrl && refUrl !== r.source_reference ? `${r.source_reference} (${refUrl})` : r.source_reference,
-      true,
-    ],
-    ['Operation', `${r.request_id}, obtained ${formatUtc(r.obtained_at)}`, false],
-    ['R (32 bytes)', r.bytes, true],
-    ...(r.beacon_value !== undefined ? [['Beacon value', r.beacon_value, true] as Row] : []),
-    ...(r.system_entropy !== undefined ? [['System entropy', r.system_entropy, true] as Row] : []),
-    ['Seed', cert.seed, true],
-    ['Certificate hash', cert.hash, true],
-    ['Transparency log', logEntryText(cert, 'log_index'), false],
-    ['Signature', `${cert.signature?.alg} by key ${cert.signature?.kid}`, false],
-    ['Signature value', String(cert.signature?.value), true],
-  ];
-  y = await drawRows(
-    doc,
-    y,
-    rows.map(([label, value, mono]) => [label, String(value ?? '—'), mono]),
-  );
+  y = await drawNote(doc, y, content.note);
+  for (const [i, section] of content.sections.entries()) {
+    // The note leaves its own space below it; later headings keep some from the rows above.
+    if (section.heading !== undefined) y = await drawHeading(doc, i === 0 ? y : y + 4, section.heading);
+    y = await drawRows(doc, y, section.rows);
+  }
 
   y = await drawHeading(doc, y + 6, 'Winners, in draw order');
-  await drawTable(
-    doc,
-    y,
-    [
-      { title: '#', width: 34 },
-      { title: 'Username', width: 216 },
-      { title: 'Telegram ID', width: 140 },
-      { title: 'Canonical index', width: 121 },
-    ],
-    cert.winners.map((w) => [
-      String(w.position),
-      w.username ? `@${w.username}` : '—',
-      String(w.telegram_id),
-      String(w.index),
-    ]),
-    (hidden) => `… and ${hidden} more winners: see ${pageUrl}`,
-  );
-  await drawFooter(
-    doc,
-    `Check it: open ${pageUrl} and press “Verify this draw”, or run: npx tyche verify ${pageUrl}`,
-  );
+  const { columns, reserves } = content;
+  // With reserves to follow, the winners leave room for at least the line that points to them.
+  const winnersBottom = reserves.length > 0 ? TABLE_BOTTOM - 12 : TABLE_BOTTOM;
+  const moreWinners = (hidden: number) => `… and ${hidden} more winners: see ${pageUrl}`;
+  y = await drawTable(doc, y, columns, content.winners, moreWinners, winnersBottom);
+  const moreReserves = (hidden: number) =>
+    `… and ${hidden} ${hidden < reserves.length ? 'more ' : ''}reserves: see ${pageUrl}`;
+  if (reserves.length > 0 && y + 60 < TABLE_BOTTOM) {
+    y = await drawHeading(doc, y + 6, 'Reserves, in order: each takes the place of a winner who drops out');
+    await drawTable(doc, y, columns, reserves, moreReserves);
+  } else if (reserves.length > 0) {
+    await drawTable(doc, y, columns, reserves, moreReserves);
+  }
+  await drawFooter(doc, content.footer);
   doc.end();
   return done;
 }

@@ -154,18 +154,21 @@ export async function drawTable(
   bottom = TABLE_BOTTOM,
 ): Promise<number> {
   const rowHeight = 11.5;
-  // Too little room for a header and one row: a single line says where the rows are.
-  if (y + 2 * rowHeight + 1 > bottom) {
-    doc.fillColor('#000');
-    await drawText(doc, more(rows.length), {
+  const moreLine = async (at: number, hidden: number) => {
+    await drawText(doc, more(hidden), {
       x: LEFT,
-      y,
+      y: at,
       width: WIDTH,
       style: 'bold',
       size: 8.5,
       maxLines: 1,
     });
-    return y + rowHeight;
+    return at + rowHeight;
+  };
+  // Too little room for a header and one row: a single line says where the rows are.
+  if (y + 2 * rowHeight + 1 > bottom) {
+    doc.fillColor('#000');
+    return moreLine(y, rows.length);
   }
   let x = LEFT;
   doc.fillColor('#000');
@@ -205,18 +208,7 @@ export async function drawTable(
     }
     y += rowHeight;
   }
-  if (shown < rows.length) {
-    await drawText(doc, more(rows.length - shown), {
-      x: LEFT,
-      y,
-      width: WIDTH,
-      style: 'bold',
-      size: 8.5,
-      maxLines: 1,
-    });
-    y += rowHeight;
-  }
-  return y;
+  return shown < rows.length ? moreLine(y, rows.length - shown) : y;
 }
 
 export async function drawFooter(doc: PDFKit.PDFDocument, text: string): Promise<void> {

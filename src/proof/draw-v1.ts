@@ -71,28 +71,26 @@ function decimalLength(v: number): number {
   return len;
 }
 
-/** Writes a safe integer in decimal at `at`; returns the position after it. */
-function writeDecimal(out: Uint8Array, at: number, id: number): number {
-  // Above 10^8 split the number so each part fits in int32 and the digit loop stays integral.
-  let v = id;
-  let end: number;
-  if (id >= 1e8) {
-    const hi = Math.floor(id / 1e8);
-    end = writeDecimal(out, at, hi) + 8;
-    v = id - hi * 1e8;
-    for (let p = end - 1; p >= end - 8; p--) {
-      const q = (v / 10) | 0;
-      out[p] = 48 + v - q * 10;
-      v = q;
-    }
-    return end;
-  }
-  end = at + decimalLength(v);
-  for (let p = end - 1; p >= at; p--) {
+/** Fills out[from, end) with the last digits of `v` (below 2^31), zero-padded on the left. */
+function writeDigits(out: Uint8Array, from: number, end: number, v: number): void {
+  for (let p = end - 1; p >= from; p--) {
     const q = (v / 10) | 0;
     out[p] = 48 + v - q * 10;
     v = q;
   }
+}
+
+/** Writes a safe integer in decimal at `at`; returns the position after it. */
+function writeDecimal(out: Uint8Array, at: number, id: number): number {
+  // Above 10^8 split the number so each part fits in int32 and the digit loop stays integral.
+  if (id >= 1e8) {
+    const hi = Math.floor(id / 1e8);
+    const low = writeDecimal(out, at, hi);
+    writeDigits(out, low, low + 8, id - hi * 1e8);
+    return low + 8;
+  }
+  const end = at + decimalLength(id);
+  writeDigits(out, at, end, id);
   return end;
 }
 

@@ -15,15 +15,20 @@ export function signedBodyBytes(obj: Record<string, unknown>): Uint8Array {
   return canonicalJsonBytes(body);
 }
 
-/** Why `obj.hash` is not the SHA-256 hex of its body, or null when it is. */
-export function objectHashProblem(obj: unknown, sha256: Sha256): string | null {
-  if (!isRecord(obj)) return 'not a JSON object';
-  let bytes: Uint8Array;
+/** The signed body's bytes, or why there are none. */
+function bodyOrProblem(obj: Record<string, unknown>): Uint8Array | string {
   try {
-    bytes = signedBodyBytes(obj);
+    return signedBodyBytes(obj);
   } catch (error) {
     return `it has no canonical JSON form (${(error as Error).message})`;
   }
+}
+
+/** Why `obj.hash` is not the SHA-256 hex of its body, or null when it is. */
+export function objectHashProblem(obj: unknown, sha256: Sha256): string | null {
+  if (!isRecord(obj)) return 'not a JSON object';
+  const bytes = bodyOrProblem(obj);
+  if (typeof bytes === 'string') return bytes;
   const digest = toHex(sha256(bytes));
   if (typeof obj.hash !== 'string') return `hash is missing; SHA-256 of the canonical JSON is ${digest}`;
   return digest === obj.hash ? null : `SHA-256 of the canonical JSON is ${digest}, not ${obj.hash}`;
@@ -57,12 +62,8 @@ function signatureParts(obj: unknown, keysDocument: unknown): SignatureParts | s
   }
   const value = typeof sig.value === 'string' ? fromBase64url(sig.value) : null;
   if (value?.length !== 64) return 'signature.value is not 64 bytes of base64url';
-  let body: Uint8Array;
-  try {
-    body = signedBodyBytes(obj);
-  } catch (error) {
-    return `it has no canonical JSON form (${(error as Error).message})`;
-  }
+  const body = bodyOrProblem(obj);
+  if (typeof body === 'string') return body;
   return { kid: sig.kid, value, publicKey, body };
 }
 

@@ -23,8 +23,6 @@ import { verifyCertificateV2 } from './verify-v2.ts';
 
 export { type Check, OPERATOR_TRUST_LABEL, type Report } from './report.ts';
 export type { Outcome, ReceiptInput } from './verify-receipt.ts';
-export { V2_LABELS } from './verify-seal.ts';
-export { V1_LABELS } from './verify-v1.ts';
 
 export interface VerifyCertificateInput {
   certificate: unknown;

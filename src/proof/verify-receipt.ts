@@ -9,7 +9,13 @@ import { fromHex, toHex } from './hex.ts';
 import { splitLogAnnotations } from './log-entry.ts';
 import { verifyInclusion } from './merkle.ts';
 import { type Check, guarded, HEX32, isCount, isRecord, type Report, report } from './report.ts';
-import { ALGORITHM_V2, type CertificateV2, type DrandChainInfo, type Seal } from './v2-types.ts';
+import {
+  ALGORITHM_V2,
+  type CertificateV2,
+  type DrandChainInfo,
+  type InclusionProof,
+  type Seal,
+} from './v2-types.ts';
 import {
   checkOf,
   sealBeaconChecks,
@@ -20,14 +26,11 @@ import {
 } from './verify-seal.ts';
 import { verifyCertificateV2 } from './verify-v2.ts';
 
-export interface ReceiptInput {
+/** An entrant's code and place in the sealed list, as a receipt carries them. */
+export interface ReceiptInput extends InclusionProof {
   telegram_id: number;
   salt: string;
   leaf_hash?: string;
-  index: number;
-  count: number;
-  root: string;
-  proof: string[];
   seal_id?: string;
 }
 

@@ -35,9 +35,7 @@ export function createCascade(
     return new AppError(
       'randomness_unavailable',
       `No randomness source could serve in time; retry after ${seconds} s`,
-      {
-        headers: { 'retry-after': String(seconds) },
-      },
+      { retryAfterSeconds: seconds },
     );
   };
 

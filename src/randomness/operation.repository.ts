@@ -2,10 +2,10 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Slot } from '../store/prepared-query.ts';
 import { prepareBatchedWrite, prepareQuery } from '../store/prepared-query.ts';
 import type { Database, OperationsTable } from '../store/schema.ts';
-import { createCountedRecord, type Meter } from './counted-record.ts';
+import { createCountedRecord, type Meter } from './counted-record.repository.ts';
 import { baseOf } from './operation-ids.ts';
 
-export type { Meter } from './counted-record.ts';
+export type { Meter } from './counted-record.repository.ts';
 
 /** One request's record; `operation_count` defaults to 1 (a draw, or a row from before 009). */
 export type OperationRow = Insertable<OperationsTable>;
@@ -45,7 +45,7 @@ export function createOperationRepository(db: Kysely<Database>) {
     },
 
     /**
-     * The daily-limit count and the record of one request, committed together (counted-record.ts).
+     * The daily-limit count and the record of one request, committed together (counted-record.repository.ts).
      * The new count, or undefined when the limit was reached and nothing was written.
      */
     async insertCounted(row: Required<OperationRow>, meter: Meter): Promise<number | undefined> {

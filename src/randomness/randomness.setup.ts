@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import type { Config } from '../config.ts';
+import type { DrandChainInfo } from '../proof/v2-types.ts';
 import type { Clock } from '../shared/clock.ts';
 import { createCascade } from './cascade.ts';
 import {
@@ -16,9 +16,19 @@ import { createDrandSource, type DrandChain } from './sources/drand.source.ts';
 import { createNistSource } from './sources/nist.source.ts';
 import type { Timers } from './timers.ts';
 
+/** Where the cascade's levels are, as configured (TYCHE_SOURCES and the upstreams' settings). */
+export interface RandomnessSettings {
+  /** The levels of the cascade, in order. */
+  sources: readonly SourceName[];
+  anu: { url?: string | undefined; apiKey?: string | undefined };
+  nistUrl: string;
+  drand: { url: string; chain: Readonly<DrandChainInfo> };
+}
+
 /** Settings that only code (tests, benchmarks) changes; the environment covers the rest. */
 export interface RandomnessTuning {
-  drandChain?: Partial<DrandChain>;
+  /** A chain to trust instead of the configured one (test helpers' fake chain). */
+  drandChain?: DrandChain;
   fetchTimeoutMs?: number;
   /** Least time between two ANU calls; keyless ANU allows about one a minute. */
   anuMinIntervalMs?: number;
@@ -34,9 +44,9 @@ export interface RandomnessTuning {
 const DEFAULT_FETCH_TIMEOUT_MS = 5000;
 const ANU_KEYLESS_INTERVAL_MS = 60_000;
 
-/** Builds the cascade of TYCHE_SOURCES, in order, with its metrics. */
-export function createRandomnessFromConfig(
-  config: Config,
+/** Builds the cascade of the configured sources, in order, with its metrics. */
+export function createRandomness(
+  settings: RandomnessSettings,
   clock: Clock,
   registry: Registry,
   tuning: RandomnessTuning = {},
@@ -66,8 +76,8 @@ export function createRandomnessFromConfig(
     anu: () =>
       createPrivatePool(
         createAnuSource({
-          url: config.ANU_QRNG_URL,
-          apiKey: config.ANU_QRNG_API_KEY,
+          url: settings.anu.url,
+          apiKey: settings.anu.apiKey,
           timeoutMs,
           clock,
           timers,
@@ -78,36 +88,26 @@ export function createRandomnessFromConfig(
         },
       ),
     nist: () =>
-      createBeaconPool(createNistSource({ url: config.NIST_BEACON_URL, timeoutMs, clock, timers }), common),
+      createBeaconPool(createNistSource({ url: settings.nistUrl, timeoutMs, clock, timers }), common),
     drand: () =>
       createBeaconPool(
         createDrandSource({
-          url: config.DRAND_URL,
+          url: settings.drand.url,
+          chain: settings.drand.chain,
+          ...tuning.drandChain,
           timeoutMs,
           clock,
           timers,
-          ...chainOfConfig(config.DRAND_CHAIN),
-          ...tuning.drandChain,
         }),
         common,
       ),
     system: () => createSystemPool(clock),
   };
-  const pools = config.TYCHE_SOURCES.map((name) => factories[name]());
+  const pools = settings.sources.map((name) => factories[name]());
   const cascade = createCascade(pools, {
     timers,
     served: (material, operations) => metrics.operations.inc({ source: material.source }, operations),
   });
   metrics.observe(cascade.state);
   return cascade;
-}
-
-/** The configured chain in the source's terms (quicknet is the source's own default). */
-function chainOfConfig(chain: Config['DRAND_CHAIN']): Partial<DrandChain> {
-  return {
-    chainHash: chain.hash,
-    publicKey: chain.public_key,
-    genesis: chain.genesis_time,
-    period: chain.period,
-  };
 }

@@ -4,7 +4,8 @@ import type { Clock } from '../shared/clock.ts';
 import { sealCertificate } from '../signing/certificate-crypto.ts';
 import type { Signer } from '../signing/signer.ts';
 import type { Database } from '../store/schema.ts';
-import { createCountInTransaction, type Meter, type RecordRow } from './counted-record.ts';
+import { createUnitOfWork } from '../store/unit-of-work.ts';
+import { createCountInTransaction, type Meter, type RecordRow } from './counted-record.repository.ts';
 import type { OperationRepository } from './operation.repository.ts';
 import { createSignedResultRepository } from './signed-result.repository.ts';
 
@@ -31,6 +32,12 @@ interface Deps {
 export function createResultSigning({ db, operations, signer, clock }: Deps) {
   const results = createSignedResultRepository(db);
   const countIn = createCountInTransaction(db);
+  // The count's statement is prepared once, on the pool, and runs in each transaction.
+  const uow = createUnitOfWork(db, (trx) => ({
+    count: (meter: Meter) => countIn(meter, trx),
+    record: (row: RecordRow) => operations.insertMany([row], trx),
+    results: createSignedResultRepository(trx),
+  }));
   let lastPurge = 0;
 
   /** Run by the signed request that finds it due (once an hour per process): one indexed delete. */
@@ -55,24 +62,21 @@ export function createResultSigning({ db, operations, signer, clock }: Deps) {
     ): Promise<{ count: number | undefined; signed?: Signed<T> }> {
       // Loaded before the transaction: loading may write (a new key and its log entry).
       const key = await signer.current();
-      const outcome = await db.transaction().execute(async (trx) => {
-        const count = meter ? await countIn(meter, trx) : undefined;
+      const outcome = await uow.run(async (tx) => {
+        const count = meter ? await tx.count(meter) : undefined;
         if (meter && count === undefined) return { count };
-        await operations.insertMany([record], trx);
-        const { serial, issuedAt } = await results.nextSerial(clock.now().getTime(), trx);
+        await tx.record(record);
+        const { serial, issuedAt } = await tx.results.nextSerial(clock.now().getTime());
         const issued = new Date(issuedAt).toISOString();
         const { hash, signature } = sealCertificate(signedResultBody(response, serial, issued), key);
         const signed = { ...response, signed: { serial, issued_at: issued, hash, signature } };
-        await results.insert(
-          {
-            serial,
-            requestId: record.request_id,
-            accountId: record.account_id,
-            issuedAt,
-            result: JSON.stringify(signed),
-          },
-          trx,
-        );
+        await tx.results.insert({
+          serial,
+          requestId: record.request_id,
+          accountId: record.account_id,
+          issuedAt,
+          result: JSON.stringify(signed),
+        });
         return { count, signed };
       });
       await purge(clock.now().getTime());

@@ -14,11 +14,11 @@ export function createSignedResultRepository(db: Kysely<Database>) {
   return {
     /**
      * Takes the next serial and its time: `now`, or the previous result's time if that is later,
-     * so times never go back as serials grow. The row stays locked until `trx` ends, which
-     * orders every issuer on one store.
+     * so times never go back as serials grow. Run on a repository bound to a transaction: the
+     * row stays locked until it ends, which orders every issuer on one store.
      */
-    async nextSerial(now: number, trx: Kysely<Database>): Promise<{ serial: number; issuedAt: number }> {
-      const row = await trx
+    async nextSerial(now: number): Promise<{ serial: number; issuedAt: number }> {
+      const row = await db
         .updateTable('result_serials')
         .set({
           last_serial: sql`last_serial + 1`,
@@ -30,8 +30,8 @@ export function createSignedResultRepository(db: Kysely<Database>) {
       return { serial: Number(row.last_serial), issuedAt: Number(row.last_issued_at) };
     },
 
-    async insert(stored: StoredResult, trx: Kysely<Database> = db): Promise<void> {
-      await trx
+    async insert(stored: StoredResult): Promise<void> {
+      await db
         .insertInto('signed_results')
         .values({
           serial: stored.serial,
@@ -68,5 +68,3 @@ export function createSignedResultRepository(db: Kysely<Database>) {
     },
   };
 }
-
-export type SignedResultRepository = ReturnType<typeof createSignedResultRepository>;

@@ -149,7 +149,6 @@ export interface AppErrorOptions {
   errors?: ErrorItem[];
   /** When the caller may try again; the edge turns it into `Retry-After`. */
   retryAfterSeconds?: number;
-  headers?: Record<string, string>;
   cause?: unknown;
 }
 
@@ -159,7 +158,6 @@ export class AppError extends Error {
   readonly status: number;
   readonly errors: ErrorItem[] | undefined;
   readonly retryAfterSeconds: number | undefined;
-  readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, detail: string, options: AppErrorOptions = {}) {
     super(detail, { cause: options.cause });
@@ -167,7 +165,6 @@ export class AppError extends Error {
     this.status = ERROR_CODES[code].status;
     this.errors = options.errors;
     this.retryAfterSeconds = options.retryAfterSeconds;
-    this.headers = options.headers ?? {};
   }
 }
 

@@ -5,10 +5,8 @@ import {
   generateKeyPairSync,
   type KeyObject,
   sign,
-  verify,
 } from 'node:crypto';
 import { canonicalJsonBytes } from '../proof/canonical-json.ts';
-import { splitLogAnnotations } from '../proof/log-entry.ts';
 
 export interface SigningKey {
   kid: string;
@@ -30,12 +28,6 @@ export interface Sealed {
   signature: CertificateSignature;
 }
 
-export interface PublicKeyEntry {
-  kid: string;
-  /** base64url of the raw 32-byte public key (the JWK `x`). */
-  x: string;
-}
-
 export interface PublicJwk {
   kty: 'OKP';
   crv: 'Ed25519';
@@ -45,26 +37,8 @@ export interface PublicJwk {
   use: 'sig';
 }
 
-export interface CertificateCheck {
-  /** `hash` equals SHA-256 of the canonical JSON of every other field. */
-  hashOk: boolean;
-  /** The signature verifies under the key named by `signature.kid`. */
-  signatureOk: boolean;
-  kidKnown: boolean;
-  valid: boolean;
-}
-
 // PKCS#8 wrapping of a raw Ed25519 seed (RFC 8410): SEQUENCE { version 0, id-Ed25519, OCTET STRING { seed } }.
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
-const BASE64URL = /^[A-Za-z0-9_-]*$/;
-
-/** Strict base64url: Node's decoder ignores stray characters and unused trailing bits, so re-encode. */
-function decodeBase64url(text: string): Buffer | null {
-  if (!BASE64URL.test(text)) return null;
-  const bytes = Buffer.from(text, 'base64url');
-  return bytes.toString('base64url') === text ? bytes : null;
-}
-
 export function kidOf(publicKeyRaw: Uint8Array): string {
   return createHash('sha256').update(publicKeyRaw).digest('hex').slice(0, 16);
 }
@@ -125,41 +99,4 @@ export function sealCertificate<T extends object>(body: T, key: SigningKey): T &
   const hash = sha256Hex(bytes);
   const value = sign(null, bytes, key.privateKey).toString('base64url');
   return { ...body, hash, signature: { alg: 'Ed25519', kid: key.kid, value } };
-}
-
-function publicKeyFromX(x: string): KeyObject | null {
-  if (decodeBase64url(x)?.length !== 32) return null;
-  try {
-    return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
-  } catch {
-    return null;
-  }
-}
-
-/** Never throws on a malformed certificate: every defect shows up as a false flag. */
-export function verifyCertificate(cert: unknown, publicKeys: readonly PublicKeyEntry[]): CertificateCheck {
-  const failed = { hashOk: false, signatureOk: false, kidKnown: false, valid: false };
-  if (typeof cert !== 'object' || cert === null || Array.isArray(cert)) return failed;
-  // A published document may carry its log evidence beside the signed members (CONTRACT §8).
-  const { hash, signature, ...body } = splitLogAnnotations(cert).signed as Record<string, unknown>;
-  let bytes: Uint8Array;
-  try {
-    bytes = canonicalJsonBytes(body);
-  } catch {
-    return failed;
-  }
-  const hashOk = typeof hash === 'string' && sha256Hex(bytes) === hash;
-  const sig = (typeof signature === 'object' && signature !== null ? signature : {}) as Record<
-    string,
-    unknown
-  >;
-  const entry = typeof sig.kid === 'string' ? publicKeys.find((k) => k.kid === sig.kid) : undefined;
-  const kidKnown = entry !== undefined;
-  let signatureOk = false;
-  if (entry && sig.alg === 'Ed25519' && typeof sig.value === 'string') {
-    const publicKey = publicKeyFromX(entry.x);
-    const raw = decodeBase64url(sig.value);
-    signatureOk = publicKey !== null && raw?.length === 64 && verify(null, bytes, publicKey, raw);
-  }
-  return { hashOk, signatureOk, kidKnown, valid: hashOk && signatureOk && kidKnown };
 }

@@ -1,8 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, SigningKeysTable } from '../store/schema.ts';
+import { atomically } from '../store/unit-of-work.ts';
 
 export type SigningKeyRow = Selectable<SigningKeysTable>;
-export type KeyOrigin = 'generated' | 'configured';
+type KeyOrigin = 'generated' | 'configured';
 
 /**
  * A generated key replaced by `tyche signing-key rotate` but not retired yet: it signs nothing
@@ -53,7 +54,7 @@ export function createSigningKeyRepository(db: Kysely<Database>, announce: KeyAn
      * becomes RETIRING. Returns the kids it replaced.
      */
     async rotateGenerated(row: SigningKeyRow): Promise<string[]> {
-      return db.transaction().execute(async (trx) => {
+      return atomically(db, async (trx) => {
         const replaced = await trx
           .updateTable('signing_keys')
           .set({ origin: RETIRING })
@@ -73,7 +74,7 @@ export function createSigningKeyRepository(db: Kysely<Database>, announce: KeyAn
      * reports only the rows this transaction changed.
      */
     async retireReplaced(now: number, graceMs: number): Promise<SigningKeyRow[]> {
-      return db.transaction().execute(async (trx) => {
+      return atomically(db, async (trx) => {
         const current = await trx
           .selectFrom('signing_keys')
           .select('created_at')
@@ -95,14 +96,14 @@ export function createSigningKeyRepository(db: Kysely<Database>, announce: KeyAn
 
     /** Loses silently to a concurrent insert of another generated key (one active at a time). */
     async insertGenerated(row: SigningKeyRow): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await atomically(db, async (trx) => {
         if (await insertIfAbsent(trx, row)) await announce(trx, row, false);
       });
     },
 
     /** Records a configured key (public part only) as the one in use; other configured keys retire. */
     async useConfigured(row: SigningKeyRow): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await atomically(db, async (trx) => {
         // Each write reports whether this transaction made the change, so processes starting
         // together announce the key once.
         const inserted = await insertIfAbsent(trx, row);

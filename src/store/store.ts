@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { type Kysely, Migrator, sql } from 'kysely';
 import { impossibleEntrantIds } from './id-check.ts';
-import { migrationProvider } from './migrations/index.ts';
+import type { DataSteps } from './migrations/data-steps.ts';
+import { migrationProviderWith } from './migrations/index.ts';
 import { DEFAULT_TIMEOUTS, openPostgres } from './postgres.ts';
 import { redactUrl } from './redact-url.ts';
 import type { Database } from './schema.ts';
@@ -22,7 +23,11 @@ export interface Store {
   readonly dialect: Dialect;
   /** Where the data lives, without credentials, for start-up logs. */
   readonly location: string;
-  migrate(): Promise<MigrationReport>;
+  /**
+   * Brings the schema up to date. `steps` is the live code some migrations need (see DataSteps):
+   * every entry point that may upgrade an old database passes it.
+   */
+  migrate(steps?: DataSteps): Promise<MigrationReport>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -108,10 +113,10 @@ function createStore(
     db,
     dialect,
     location,
-    async migrate() {
+    async migrate(steps) {
       const target = migrationDb?.() ?? db;
       try {
-        const migrator = new Migrator({ db: target, provider: migrationProvider });
+        const migrator = new Migrator({ db: target, provider: migrationProviderWith(steps) });
         const { error, results } = await migrator.migrateToLatest();
         if (error) throw error;
         const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -17,3 +17,11 @@ export function createUnitOfWork<R>(
 ): UnitOfWork<R> {
   return { run: (work) => db.transaction().execute((trx) => work(bind(trx))) };
 }
+
+/**
+ * A repository's own write of several statements, committed as one: inside the caller's
+ * transaction when the repository is bound to one, else in a transaction of its own.
+ */
+export function atomically<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.ts';
 import { AppError } from '../shared/errors.ts';
 import { ASSET_PREFIX, STANDALONE_VERIFIER } from './browser-modules.ts';
 import { type Bundle, browserScript, buildAll, standaloneVerifier } from './bundle.ts';
@@ -18,8 +17,10 @@ function sendBundle(request: FastifyRequest, reply: FastifyReply, bundle: Bundle
 }
 
 /** The pages' scripts under /assets/js/ and the standalone verifier, bundled on first use. */
-export const bundleRoutes: FastifyPluginAsync<{ config: Config }> = async (app, { config }) => {
-  const servedBy = config.publicBaseUrl;
+export const bundleRoutes: FastifyPluginAsync<{
+  /** This server's public address: the standalone verifier's default server. */
+  servedBy: string;
+}> = async (app, { servedBy }) => {
   // Built in the background once the app is ready, so the first visitor does not wait; a script
   // that cannot be bundled is logged here and answered 500 to whoever asks for it.
   app.addHook('onReady', async () => {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { Config } from '../config.ts';
 import { PUBLIC_READ } from '../edge/public-cors.ts';
 import type { PublicGiveawayLookup } from '../giveaways/results/public-giveaway.ts';
 import { AppError } from '../shared/errors.ts';
@@ -32,12 +31,13 @@ function sendJson(reply: FastifyReply, body: unknown, cache: string) {
 
 /** CONTRACT §3 "Public, no key": a giveaway's page and JSON, entrants' proofs and tickets, the receipt page. */
 export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
-  config: Config;
+  /** The drand relay the receipt page's script reads the round from. */
+  drandUrl: string;
   giveaways: PublicGiveawayLookup;
-}> = async (app, { config, giveaways }) => {
+}> = async (app, { drandUrl, giveaways }) => {
   const lookup = (id: string) =>
     id.length > 0 && id.length <= MAX_ID_LENGTH ? giveaways.view(id) : undefined;
-  const scriptCsp = pageCsp(config.DRAND_URL);
+  const scriptCsp = pageCsp(drandUrl);
 
   app.get(
     '/g/:public_id',

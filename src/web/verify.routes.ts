@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Config } from '../config.ts';
 import { etagOf, matchesEtag } from '../edge/etag.ts';
 import { PAGE_CSP } from '../edge/html.ts';
 import { PUBLIC_READ } from '../edge/public-cors.ts';
@@ -55,13 +54,15 @@ export function prefersJson(accept: string | undefined): boolean {
   return json.q > page.q || (json.q === page.q && json.exact && !page.exact);
 }
 
-export const verifyRoutes: FastifyPluginAsync<{ config: Config; certificates: CertificateLookup }> = async (
-  app,
-  { config, certificates },
-) => {
-  const base = config.publicBaseUrl;
+export const verifyRoutes: FastifyPluginAsync<{
+  /** Where visitors reach this server: the page's, the PDF's and the QR code's links. */
+  publicBaseUrl: string;
+  /** The drand relay a v2 page's script reads the round from. */
+  drandUrl: string;
+  certificates: CertificateLookup;
+}> = async (app, { publicBaseUrl: base, drandUrl, certificates }) => {
   const rendered = createRenderCache(RENDERED_KEPT);
-  await app.register(bundleRoutes, { config });
+  await app.register(bundleRoutes, { servedBy: base });
 
   app.get(
     '/verify/:certificate_id',
@@ -116,11 +117,11 @@ export const verifyRoutes: FastifyPluginAsync<{ config: Config; certificates: Ce
         json: `${path}.json`,
         pdf: `${path}.pdf`,
         keys: KEYS_PATH,
-        relay: config.DRAND_URL,
+        relay: drandUrl,
       };
       reply.header('cache-control', CACHE);
       // A v2 page's script reads the drand round from the relay itself: CSP allows that one origin.
-      const csp = isCertificateV2(cert) ? pageCsp(config.DRAND_URL) : PAGE_CSP;
+      const csp = isCertificateV2(cert) ? pageCsp(drandUrl) : PAGE_CSP;
       return sendPage(reply, 200, renderCertificatePage(cert, urls), csp);
     },
   );

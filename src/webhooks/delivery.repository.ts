@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { ClaimInput, Job } from '../jobs/job.repository.ts';
 import type { Database, WebhookDeliveryStatus } from '../store/schema.ts';
 import { skipLocked } from '../store/skip-locked.ts';
+import { atomically } from '../store/unit-of-work.ts';
 import type { WebhookEvent } from './webhook-events.ts';
 
 export const DELIVERY_KIND = 'webhook.delivery';
@@ -139,7 +140,7 @@ export function createDeliveryRepository(db: Kysely<Database>) {
       attempt: { statusCode: number | null; error: string | null; at: number },
       final: Exclude<WebhookDeliveryStatus, 'pending'> | null,
     ): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await atomically(db, async (trx) => {
         await trx
           .insertInto('webhook_attempts')
           .values({
@@ -162,8 +163,8 @@ export function createDeliveryRepository(db: Kysely<Database>) {
     },
 
     /** Stops every pending delivery to a deleted endpoint. */
-    async cancelEndpoint(endpointId: string, at: number, trx: Kysely<Database> = db): Promise<void> {
-      await trx
+    async cancelEndpoint(endpointId: string, at: number): Promise<void> {
+      await db
         .updateTable('webhook_deliveries')
         .set({ status: 'cancelled', done_at: at })
         .where('endpoint_id', '=', endpointId)

@@ -5,8 +5,20 @@ export type EndpointRow = Selectable<WebhookEndpointsTable>;
 
 export function createEndpointRepository(db: Kysely<Database>) {
   return {
-    async insert(row: EndpointRow, trx: Kysely<Database> = db): Promise<void> {
-      await trx.insertInto('webhook_endpoints').values(row).execute();
+    /**
+     * Holds the account's row until the transaction ends (an update of nothing), so two
+     * creations for one account take turns and the endpoint limit holds under concurrency.
+     */
+    async lockAccount(accountId: string): Promise<void> {
+      await db
+        .updateTable('accounts')
+        .set((eb) => ({ plan: eb.ref('plan') }))
+        .where('id', '=', accountId)
+        .execute();
+    },
+
+    async insert(row: EndpointRow): Promise<void> {
+      await db.insertInto('webhook_endpoints').values(row).execute();
     },
 
     async find(id: string): Promise<EndpointRow | undefined> {
@@ -18,8 +30,8 @@ export function createEndpointRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    async listActive(accountId: string, trx: Kysely<Database> = db): Promise<EndpointRow[]> {
-      return trx
+    async listActive(accountId: string): Promise<EndpointRow[]> {
+      return db
         .selectFrom('webhook_endpoints')
         .selectAll()
         .where('account_id', '=', accountId)
@@ -29,8 +41,8 @@ export function createEndpointRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    async markDeleted(id: string, at: number, trx: Kysely<Database> = db): Promise<boolean> {
-      const result = await trx
+    async markDeleted(id: string, at: number): Promise<boolean> {
+      const result = await db
         .updateTable('webhook_endpoints')
         .set({ deleted_at: at })
         .where('id', '=', id)
@@ -40,5 +52,3 @@ export function createEndpointRepository(db: Kysely<Database>) {
     },
   };
 }
-
-export type EndpointRepository = ReturnType<typeof createEndpointRepository>;

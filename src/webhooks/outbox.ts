@@ -1,9 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
+import {
+  createOutboxRepository,
+  type MessageRow,
+  type NewDelivery,
+  pendingDelivery,
+} from './outbox.repository.ts';
 import { type EventRecord, messageBody, newMessageId, type WebhookEvent } from './webhook-events.ts';
-
-/** Rows per insert statement: well under SQLite's and PostgreSQL's parameter limits. */
-const CHUNK = 500;
 
 export interface Outbox {
   /**
@@ -15,24 +18,16 @@ export interface Outbox {
 }
 
 export function createOutbox(handle: Kysely<Database>): Outbox {
+  const outbox = createOutboxRepository(handle);
   return {
     async record(events) {
       if (events.length === 0) return;
       const subscribers = new Map<string, { id: string; events: WebhookEvent[] }[]>();
       for (const accountId of new Set(events.map((e) => e.accountId))) {
-        const rows = await handle
-          .selectFrom('webhook_endpoints')
-          .select(['id', 'events'])
-          .where('account_id', '=', accountId)
-          .where('deleted_at', 'is', null)
-          .execute();
-        subscribers.set(
-          accountId,
-          rows.map((r) => ({ id: r.id, events: JSON.parse(r.events) as WebhookEvent[] })),
-        );
+        subscribers.set(accountId, await outbox.subscribers(accountId));
       }
-      const messages: Database['webhook_messages'][] = [];
-      const deliveries: Omit<Database['webhook_deliveries'], 'id' | 'attempts'>[] = [];
+      const messages: MessageRow[] = [];
+      const deliveries: NewDelivery[] = [];
       for (const event of events) {
         const targets = (subscribers.get(event.accountId) ?? []).filter((s) => s.events.includes(event.type));
         if (targets.length === 0) continue;
@@ -45,30 +40,10 @@ export function createOutbox(handle: Kysely<Database>): Outbox {
           created_at: event.at,
         });
         for (const target of targets) {
-          deliveries.push({
-            message_id: id,
-            endpoint_id: target.id,
-            ordering_key: event.orderingKey,
-            status: 'pending',
-            next_at: event.at,
-            locked_until: null,
-            created_at: event.at,
-            done_at: null,
-          });
+          deliveries.push(pendingDelivery(id, target.id, event.orderingKey, event.at));
         }
       }
-      for (let i = 0; i < messages.length; i += CHUNK) {
-        await handle
-          .insertInto('webhook_messages')
-          .values(messages.slice(i, i + CHUNK))
-          .execute();
-      }
-      for (let i = 0; i < deliveries.length; i += CHUNK) {
-        await handle
-          .insertInto('webhook_deliveries')
-          .values(deliveries.slice(i, i + CHUNK))
-          .execute();
-      }
+      await outbox.insert(messages, deliveries);
     },
   };
 }

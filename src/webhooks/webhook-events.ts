@@ -9,9 +9,6 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-export const isWebhookEvent = (value: unknown): value is WebhookEvent =>
-  typeof value === 'string' && (WEBHOOK_EVENTS as readonly string[]).includes(value);
-
 /** What happened, as the change that caused it describes it; the outbox turns it into messages. */
 export interface EventRecord {
   accountId: string;

@@ -3,10 +3,12 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import type { Database } from '../store/schema.ts';
-import type { AttemptRecord, DeliveryRepository } from './delivery.repository.ts';
-import { createEndpointRepository, type EndpointRow } from './endpoint.repository.ts';
+import type { AttemptRecord } from './delivery.repository.ts';
+import type { EndpointRow } from './endpoint.repository.ts';
+import { pendingDelivery } from './outbox.repository.ts';
 import { messageBody, newMessageId, WEBHOOK_EVENTS, type WebhookEvent } from './webhook-events.ts';
 import { SECRET_PREFIX } from './webhook-signature.ts';
+import { createWebhookStore } from './webhook-store.ts';
 import { checkWebhookHost, checkWebhookUrl, TargetRefused } from './webhook-target.ts';
 
 export const MAX_ENDPOINTS = 10;
@@ -61,14 +63,14 @@ function checkEvents(events: string[]): WebhookEvent[] {
 /** CONTRACT §9: an account's webhook endpoints, and the test event and attempt history of each. */
 export function createWebhookService(deps: {
   db: Kysely<Database>;
-  deliveries: DeliveryRepository;
   clock: Clock;
   allowPrivate: boolean;
   /** Asks the delivery runner to look for due work now rather than at its next poll. */
   wake?: () => void;
 }) {
-  const { db, clock } = deps;
-  const endpoints = createEndpointRepository(db);
+  const { clock } = deps;
+  const { repos, uow } = createWebhookStore(deps.db);
+  const { endpoints } = repos;
   let wake = deps.wake ?? (() => {});
 
   async function owned(accountId: string, id: string): Promise<EndpointRow> {
@@ -105,20 +107,15 @@ export function createWebhookService(deps: {
         created_at: clock.now().getTime(),
         deleted_at: null,
       };
-      await db.transaction().execute(async (trx) => {
-        // The account row's lock serializes creations, so the limit holds under concurrency.
-        await trx
-          .updateTable('accounts')
-          .set((eb) => ({ plan: eb.ref('plan') }))
-          .where('id', '=', accountId)
-          .execute();
-        if ((await endpoints.listActive(accountId, trx)).length >= MAX_ENDPOINTS) {
+      await uow.run(async ({ endpoints }) => {
+        await endpoints.lockAccount(accountId);
+        if ((await endpoints.listActive(accountId)).length >= MAX_ENDPOINTS) {
           throw new AppError(
             'webhook_limit_reached',
             `This account already has ${MAX_ENDPOINTS} webhook endpoints; delete one first`,
           );
         }
-        await endpoints.insert(row, trx);
+        await endpoints.insert(row);
       });
       return { ...viewOf(row), secret: row.secret };
     },
@@ -130,9 +127,9 @@ export function createWebhookService(deps: {
     async remove(accountId: string, id: string): Promise<void> {
       await owned(accountId, id);
       const at = clock.now().getTime();
-      await db.transaction().execute(async (trx) => {
-        await endpoints.markDeleted(id, at, trx);
-        await deps.deliveries.cancelEndpoint(id, at, trx);
+      await uow.run(async ({ endpoints, deliveries }) => {
+        await endpoints.markDeleted(id, at);
+        await deliveries.cancelEndpoint(id, at);
       });
     },
 
@@ -146,32 +143,17 @@ export function createWebhookService(deps: {
         at,
         data: { webhook_id: row.id, url: row.url, description: row.description },
       });
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('webhook_messages')
-          .values({ id: messageId, account_id: accountId, type: 'webhook.test', body, created_at: at })
-          .execute();
-        await trx
-          .insertInto('webhook_deliveries')
-          .values({
-            message_id: messageId,
-            endpoint_id: row.id,
-            ordering_key: messageId,
-            status: 'pending',
-            next_at: at,
-            locked_until: null,
-            created_at: at,
-            done_at: null,
-          })
-          .execute();
-      });
+      const message = { id: messageId, account_id: accountId, type: 'webhook.test', body, created_at: at };
+      await uow.run(({ outbox }) =>
+        outbox.insert([message], [pendingDelivery(messageId, row.id, messageId, at)]),
+      );
       wake();
       return { message_id: messageId, event: 'webhook.test' };
     },
 
     async attempts(accountId: string, id: string): Promise<{ deliveries: AttemptRecord[] }> {
       await owned(accountId, id);
-      return { deliveries: await deps.deliveries.latestAttempts(id, ATTEMPTS_LISTED) };
+      return { deliveries: await repos.deliveries.latestAttempts(id, ATTEMPTS_LISTED) };
     },
 
     /** Set once the delivery runner exists (it is built after the services). */

@@ -3,6 +3,7 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import type { Kysely } from 'kysely';
 import { cosignerVerifierKey } from '../proof/cosignature.ts';
 import type { Database } from '../store/schema.ts';
+import { createWitnessRepository } from './witness.repository.ts';
 
 export interface WitnessKey {
   /** The 32-byte Ed25519 seed the cosignatures are made with. */
@@ -17,18 +18,11 @@ export interface WitnessKey {
  * start together on one PostgreSQL.
  */
 export async function ensureWitnessKey(db: Kysely<Database>, name: string, now: number): Promise<WitnessKey> {
-  await db
-    .insertInto('witness_key')
-    .values({ id: 1, seed: randomBytes(32).toString('base64url'), created_at: now })
-    .onConflict((oc) => oc.doNothing())
-    .execute();
-  return readWitnessKey(db, name);
-}
-
-export async function readWitnessKey(db: Kysely<Database>, name: string): Promise<WitnessKey> {
-  const row = await db.selectFrom('witness_key').select('seed').where('id', '=', 1).executeTakeFirst();
-  if (!row) throw new Error('the witness key has not been created yet');
-  const seed = new Uint8Array(Buffer.from(row.seed, 'base64url'));
+  const keys = createWitnessRepository(db);
+  await keys.keepKeySeed(randomBytes(32).toString('base64url'), now);
+  const stored = await keys.keySeed();
+  if (stored === undefined) throw new Error('the witness key has not been created yet');
+  const seed = new Uint8Array(Buffer.from(stored, 'base64url'));
   if (seed.length !== 32) throw new Error('the stored witness key is not a 32-byte seed');
   return { seed, verifierKey: cosignerVerifierKey(name, ed25519.getPublicKey(seed)) };
 }

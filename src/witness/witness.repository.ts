@@ -7,9 +7,23 @@ export interface Cosigned {
   root: Uint8Array;
 }
 
-/** Per log origin, the newest checkpoint the witness cosigned. */
+/** The witness's key, and per log origin the newest checkpoint it cosigned. */
 export function createWitnessRepository(db: Kysely<Database>) {
   return {
+    /** Stores `seed` as the witness key unless one is stored (the row's fixed id settles races). */
+    async keepKeySeed(seed: string, now: number): Promise<void> {
+      await db
+        .insertInto('witness_key')
+        .values({ id: 1, seed, created_at: now })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    },
+
+    async keySeed(): Promise<string | undefined> {
+      const row = await db.selectFrom('witness_key').select('seed').where('id', '=', 1).executeTakeFirst();
+      return row?.seed;
+    },
+
     async latest(origin: string): Promise<Cosigned | undefined> {
       const row = await db
         .selectFrom('witness_logs')

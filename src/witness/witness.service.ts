@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { KeyedPlace } from '../config.ts';
 import { type Checkpoint, parseCheckpoint } from '../proof/checkpoint.ts';
 import { cosign } from '../proof/cosignature.ts';
 import { bytesEqual } from '../proof/hex.ts';
 import { verifyConsistency } from '../proof/merkle-proofs.ts';
-import { NOTE_ED25519, type ParsedNote, parseNote, verifyNote } from '../proof/note.ts';
+import { NOTE_ED25519, type ParsedNote, parseNote, type VerifierKey, verifyNote } from '../proof/note.ts';
 import {
   type AddCheckpoint,
   formatCosignatureLines,
@@ -62,7 +61,8 @@ function read(body: string): Request | string {
 export function createWitness(deps: {
   name: string;
   key: WitnessKey;
-  logs: readonly KeyedPlace[];
+  /** The logs it witnesses: each origin and the key its checkpoints are signed with. */
+  logs: readonly { place: string; key: VerifierKey }[];
   repository: WitnessRepository;
   clock: Clock;
 }) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { User } from 'grammy/types';
-import { CHANNEL_POST_JOB } from '../../src/giveaways/bot-jobs.ts';
+import { CHANNEL_POST_JOB } from '../../src/bot/bot-jobs.ts';
 import type { Services } from '../../src/services.ts';
 import type { TelegramCall } from '../helpers/fake-telegram.ts';
 import { type BotHarness, startBotHarness } from './bot-harness.ts';

@@ -31,8 +31,8 @@ for (const target of await storeTargets()) {
         { ...owner, xRequestId: 'bot-test', endpoint: 'draw' },
         publicId,
       );
-      assert.equal(outcome.status, 200);
-      return outcome.body;
+      assert.equal(outcome.kind, 'drawn');
+      return outcome.draw;
     };
 
     test('deep link and button joins are stored with the Telegram profile, once each', async () => {

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { WINNERS_JOB } from '../../src/bot/bot-jobs.ts';
 import type {
   BotGiveaways,
   DrawnEvent,
   JoiningParticipant,
   JoinResult,
 } from '../../src/bot/giveaway-port.ts';
-import { WINNERS_JOB } from '../../src/giveaways/bot-jobs.ts';
 import type { NewJob } from '../../src/jobs/job.repository.ts';
 import { AppError } from '../../src/shared/errors.ts';
 

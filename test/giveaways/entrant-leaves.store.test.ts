@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createConfig } from '../../src/config.ts';
+import { createGiveawayRepository } from '../../src/giveaways/core/giveaway.repository.ts';
 import { buildEntrantTree } from '../../src/giveaways/entrants/entrant-tree.ts';
 import {
   createParticipantRepository,
   type ParticipantRow,
 } from '../../src/giveaways/entrants/participant.repository.ts';
 import { newEntrantLeaf } from '../../src/giveaways/entrants/participants.ts';
-import { createGiveawayRepository } from '../../src/giveaways/giveaway.repository.ts';
 import { createServices } from '../../src/services.ts';
 import type { Store } from '../../src/store/store.ts';
 import { storeTargets } from '../helpers/stores.ts';

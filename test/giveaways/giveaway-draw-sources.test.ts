@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Certificate, sha256 } from '../../src/giveaways/draw/certificate.ts';
 import { beaconR, fromHex, toHex } from '../../src/proof/draw-v1.ts';
-import { verifyCertificate } from '../../src/signing/certificate-crypto.ts';
+import { verifyCertificate } from '../../src/proof/verifier.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createFakeClock } from '../helpers/fake-clock.ts';
 import { type FakeUpstreams, startFakeUpstreams } from '../helpers/fake-upstreams.ts';
@@ -33,7 +33,7 @@ describe('draw randomness by source', () => {
     assert.equal(res.statusCode, 200, res.body);
     const cert = (await t.services.giveaways.certificates.get(res.json().certificate_id)) as Certificate;
     const keys = (await t.app.inject({ url: '/.well-known/tyche-keys.json' })).json().keys;
-    assert.equal(verifyCertificate(cert, keys).valid, true);
+    assert.equal((await verifyCertificate({ certificate: cert, keys: { keys }, sha256 })).valid, true);
     return { body: res.json(), cert };
   }
 

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { WINNERS_JOB } from '../../src/bot/bot-jobs.ts';
 import type { Certificate } from '../../src/giveaways/draw/certificate.ts';
 import { sha256 } from '../../src/giveaways/draw/certificate.ts';
-import type { DrawnEvent } from '../../src/giveaways/giveaway.service.ts';
 import { fromHex, runDraw } from '../../src/proof/draw-v1.ts';
-import { certificateHash, verifyCertificate } from '../../src/signing/certificate-crypto.ts';
+import { verifyCertificate } from '../../src/proof/verifier.ts';
+import { certificateHash } from '../../src/signing/certificate-crypto.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { securitySuite } from '../helpers/security-suite.ts';
+import { signedObjectCheck } from '../proof/signed-object-check.ts';
 import {
   API,
   addParticipants,
@@ -124,10 +126,10 @@ describe('POST /api/v1/giveaways/{public_id}/draw', () => {
 
     const keys = await publishedKeys();
     assert.ok(keys.some((k) => k.kid === cert.signature.kid));
-    assert.equal(verifyCertificate(cert, keys).valid, true);
+    assert.equal((await verifyCertificate({ certificate: cert, keys: { keys }, sha256 })).valid, true);
     const forged = structuredClone(cert);
     forged.winners[0].telegram_id = 999_999;
-    assert.deepEqual(verifyCertificate(forged, keys), {
+    assert.deepEqual(signedObjectCheck(forged, keys), {
       hashOk: false,
       signatureOk: false,
       kidKnown: true,
@@ -140,12 +142,12 @@ describe('POST /api/v1/giveaways/{public_id}/draw', () => {
       ...forgedBody
     } = forged as typeof forged & { log_index: number };
     const rehashed = { ...forged, hash: certificateHash(forgedBody) };
-    const check = verifyCertificate(rehashed, keys);
+    const check = signedObjectCheck(rehashed, keys);
     assert.equal(check.hashOk, true);
     assert.equal(check.signatureOk, false, 'a recomputed hash does not help a forger');
     assert.equal(
-      verifyCertificate(cert, [
-        { kid: cert.signature.kid, x: keys[0].x.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) },
+      signedObjectCheck(cert, [
+        { ...keys[0], kid: cert.signature.kid, x: keys[0].x.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) },
       ]).valid,
       false,
     );
@@ -250,33 +252,22 @@ describe('POST /api/v1/giveaways/{public_id}/draw', () => {
     assert.equal((await draw(t, owner, id)).statusCode, 200);
   });
 
-  test('onDrawn listeners hear the committed draw; a failing listener changes nothing', async () => {
-    const heard: DrawnEvent[] = [];
-    const errors: unknown[] = [];
-    const restore = console.error;
-    console.error = (...args: unknown[]) => errors.push(args);
-    const offs = [
-      t.services.giveaways.onDrawn(() => {
-        throw new Error('listener exploded');
-      }),
-      t.services.giveaways.onDrawn(async () => {
-        throw new Error('listener rejected');
-      }),
-      t.services.giveaways.onDrawn((event) => {
-        heard.push(event);
-      }),
-    ];
+  test('a committed draw promises the bot its winners, in the same transaction', async () => {
+    // With a bot configured, the draw's transaction also records the winners' job the bot keeps.
+    const withBot = await startTestApp({ config: { TELEGRAM_BOT_TOKEN: '123456:TEST-token_for-fake' } });
     try {
-      const key = await t.key();
-      const id = await createGiveaway(t, key, { title: 'Notify', winners_count: 2 });
-      await addParticipants(t, key, id, [{ telegram_id: 11, username: '@eleven' }, { telegram_id: 12 }]);
-      const res = await draw(t, key, id);
+      const key = await withBot.key();
+      const id = await createGiveaway(withBot, key, { title: 'Notify', winners_count: 2 });
+      await addParticipants(withBot, key, id, [
+        { telegram_id: 11, username: '@eleven' },
+        { telegram_id: 12 },
+      ]);
+      const res = await draw(withBot, key, id);
       assert.equal(res.statusCode, 200, res.body);
-      await new Promise((resolve) => setImmediate(resolve));
-      await new Promise((resolve) => setImmediate(resolve));
-      assert.equal(heard.length, 1);
       const body = res.json();
-      assert.deepEqual(heard[0], {
+      const job = await withBot.services.jobs.find(`winners:${body.certificate_id}`);
+      assert.equal(job?.kind, WINNERS_JOB);
+      assert.deepEqual(job.payload, {
         publicId: id,
         title: 'Notify',
         certificateId: body.certificate_id,
@@ -287,15 +278,18 @@ describe('POST /api/v1/giveaways/{public_id}/draw', () => {
           position: i + 1,
         })),
       });
-      assert.equal(errors.length, 2, 'both failures were reported');
       assert.equal(
-        (await t.app.inject({ url: `${API}/${id}`, headers: bearer(key) })).json().status,
+        (await withBot.app.inject({ url: `${API}/${id}`, headers: bearer(key) })).json().status,
         'completed',
       );
     } finally {
-      for (const off of offs) off();
-      console.error = restore;
+      await withBot.close();
     }
+    // Without a bot, a draw promises it nothing.
+    const key = await t.key();
+    const id = await readyGiveaway(t, key);
+    const drawn = (await draw(t, key, id)).json();
+    assert.equal(await t.services.jobs.find(`winners:${drawn.certificate_id}`), undefined);
   });
 
   securitySuite(

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { verifyCertificate } from '../../src/signing/certificate-crypto.ts';
+import { sha256 } from '../../src/giveaways/draw/certificate.ts';
+import { verifyCertificate } from '../../src/proof/verifier.ts';
 import { openStore } from '../../src/store/store.ts';
 import { runTyche } from '../helpers/cli.ts';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
@@ -114,7 +115,8 @@ describe('two server processes on one PostgreSQL', { skip: postgres.skip }, () =
         .select('body')
         .where('id', '=', drawn.certificate_id)
         .executeTakeFirstOrThrow();
-      assert.equal(verifyCertificate(JSON.parse(row.body), sets[0].keys).valid, true);
+      const report = await verifyCertificate({ certificate: JSON.parse(row.body), keys: sets[0], sha256 });
+      assert.equal(report.valid, true);
     } finally {
       await store.close();
     }

@@ -3,15 +3,16 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { createAccountRepository } from '../../src/accounts/account.repository.ts';
-import type { Certificate } from '../../src/giveaways/draw/certificate.ts';
-import type { DrawResponse } from '../../src/giveaways/draw/giveaway-draw.ts';
+import { type Certificate, sha256 } from '../../src/giveaways/draw/certificate.ts';
 import { createGiveawayService } from '../../src/giveaways/giveaway.service.ts';
+import { createGiveawayStore } from '../../src/giveaways/giveaway-store.ts';
+import type { DrawResponse } from '../../src/giveaways/results/giveaway-draw-views.ts';
 import { QUICKNET } from '../../src/proof/drand.ts';
 import { fromHex } from '../../src/proof/draw-v1.ts';
+import { verifyCertificate } from '../../src/proof/verifier.ts';
 import type { Operation, OperationContext } from '../../src/randomness/random.service.ts';
 import type { SourceName } from '../../src/randomness/source.ts';
 import { createDrandRounds } from '../../src/randomness/sources/drand-rounds.ts';
-import { verifyCertificate } from '../../src/signing/certificate-crypto.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 interface Vector {
@@ -80,7 +81,10 @@ describe('the service draws the published vectors', () => {
   for (const v of fixture.vectors.filter((vector) => vector.participants)) {
     test(v.name, async () => {
       const service = createGiveawayService({
-        db: t.store.db,
+        ...createGiveawayStore(t.store.db, {
+          transparency: t.services.transparency,
+          publicBaseUrl: 'http://127.0.0.1:8080',
+        }),
         random: fakeRandom(v),
         clock: { now: () => new Date() },
         signer: t.services.signer,
@@ -107,8 +111,8 @@ describe('the service draws the published vectors', () => {
         ids.map((telegram_id) => ({ telegram_id })),
       );
       const outcome = await service.draw(ctx, giveaway.public_id);
-      assert.equal(outcome.status, 200);
-      const res = outcome.body as DrawResponse;
+      assert.equal(outcome.kind, 'drawn');
+      const res = outcome.draw as DrawResponse;
       assert.equal(res.participants_count, v.expected.participants_count);
       assert.equal(res.participants_hash, v.expected.participants_hash);
       const cert = (await service.certificates.get(res.certificate_id)) as Certificate;
@@ -127,7 +131,7 @@ describe('the service draws the published vectors', () => {
         assert.equal(cert.randomness.system_entropy, v.randomness.system_entropy);
       }
       const keys = await t.services.signer.publicKeys();
-      assert.equal(verifyCertificate(cert, keys).valid, true);
+      assert.equal((await verifyCertificate({ certificate: cert, keys: { keys }, sha256 })).valid, true);
     });
   }
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { nodeSha256 } from '../../src/cli/verify/verify-cli-core.ts';
+import { nodeSha256 } from '../../src/cli/verify/verify-context.ts';
 import { canonicalJson } from '../../src/proof/canonical-json.ts';
 import { verifySignedResult } from '../../src/proof/signed-result.ts';
 import { SIGNED_RESULT_KEPT_DAYS } from '../../src/randomness/result-signing.ts';

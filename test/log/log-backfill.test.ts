@@ -8,6 +8,7 @@ import { Migrator, sql } from 'kysely';
 import { createLogService } from '../../src/log/log.service.ts';
 import { readLogKey } from '../../src/log/log-key.ts';
 import { openKeyEntry, readLogEntry } from '../../src/proof/log-entry.ts';
+import { DATA_STEPS } from '../../src/services.ts';
 import { createSigningKey, sealCertificate } from '../../src/signing/certificate-crypto.ts';
 import { migrationProvider } from '../../src/store/migrations/index.ts';
 import { openStore } from '../../src/store/store.ts';
@@ -60,7 +61,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
           values (${c.id}, ${gid}, ${JSON.stringify(body)}, ${c.at})`.execute(store.db);
       }
 
-      const report = await store.migrate();
+      const report = await store.migrate(DATA_STEPS);
       assert.ok(report.applied.includes('008-log-keys-and-witnesses'));
       const log = createLogService({ db: store.db, origin: '127.0.0.1:8080/log' });
       const entries = await log.log.entries(0, await log.log.size());
@@ -90,7 +91,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         assert.ok(readLogEntry(e.leafData, 'certificate', e.id).ok);
       }
       // Once: running the migrations again appends nothing.
-      await store.migrate();
+      await store.migrate(DATA_STEPS);
       assert.equal(await log.log.size(), entries.length);
     } finally {
       await store.close();

@@ -181,7 +181,7 @@ test('a draw job is timed when it draws, not while it waits for its round', asyn
   const metrics = createMetrics();
   const outcomes = [{ retryAt: 1 }, { done: true as const }];
   const handlers: Record<string, JobHandler> = { [DRAW_JOB]: async () => outcomes.shift()! };
-  const giveaways = { seal: async () => ({}), draw: async () => ({ status: 202 }) };
+  const giveaways = { seal: async () => ({}), draw: async () => ({ kind: 'pending' as const }) };
   timeGiveawayWork(metrics, giveaways, handlers);
   const job = { id: 1, kind: DRAW_JOB } as Job;
   assert.deepEqual(await handlers[DRAW_JOB]!(job), { retryAt: 1 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { nodeSha256 } from '../../src/cli/verify/verify-cli-core.ts';
+import { nodeSha256 } from '../../src/cli/verify/verify-context.ts';
 import { signedResultBytes, signedResultOf, verifySignedResult } from '../../src/proof/signed-result.ts';
 import { bearer, startTestApp } from '../helpers/app.ts';
 

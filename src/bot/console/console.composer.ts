@@ -1,6 +1,6 @@
 import { Composer } from 'grammy';
-import { hasBusinessAccess } from '../../accounts/account.repository.ts';
 import type { AccountService } from '../../accounts/account.service.ts';
+import { hasBusinessAccess } from '../../accounts/plans.ts';
 import { verifyUrlOf } from '../../giveaways/results/giveaway.views.ts';
 import { isAppError } from '../../shared/errors.ts';
 import type { BotLogger } from '../bot-logger.ts';

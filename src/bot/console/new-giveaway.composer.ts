@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Composer, type Filter, InlineKeyboard } from 'grammy';
-import { hasBusinessAccess } from '../../accounts/account.repository.ts';
 import type { AccountService } from '../../accounts/account.service.ts';
-import { WINNERS_MAX } from '../../giveaways/giveaway-input.ts';
+import { hasBusinessAccess } from '../../accounts/plans.ts';
+import { WINNERS_MAX } from '../../giveaways/core/giveaway-input.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isAppError } from '../../shared/errors.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import { callbackData } from '../callback-data.ts';
 import type { BotContext } from '../context.ts';
-import type { ConversationRepository } from '../conversation.repository.ts';
+import type { Conversations } from '../conversation-port.ts';
 import { esc, planName, utcMinute } from '../format.ts';
 import type { ChannelCondition, ConsoleGiveaways } from '../giveaway-port.ts';
 import { translatorFor } from '../i18n.ts';
@@ -30,7 +30,7 @@ import {
 export interface NewGiveawayDeps {
   accounts: Pick<AccountService, 'ensureTelegramAccount'>;
   giveaways: Pick<ConsoleGiveaways, 'create'>;
-  conversations: ConversationRepository;
+  conversations: Conversations;
   clock: Clock;
   log: BotLogger;
   /** Runs due background work now (the channel post just promised) instead of at the next poll. */

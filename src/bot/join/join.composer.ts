@@ -6,7 +6,7 @@ import { isAppError } from '../../shared/errors.ts';
 import { stripControlCharacters } from '../../shared/text-rules.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import type { BotContext } from '../context.ts';
-import type { ConversationRepository } from '../conversation.repository.ts';
+import type { Conversations } from '../conversation-port.ts';
 import { esc } from '../format.ts';
 import type { BotGiveaways, JoiningParticipant, JoinResult } from '../giveaway-port.ts';
 import { helpText } from '../help.composer.ts';
@@ -24,7 +24,7 @@ import { joinData, joinUrlFor, parseJoinPayload } from './join-link.ts';
 export interface JoinDeps {
   accounts: Pick<AccountService, 'ensureTelegramAccount'>;
   giveaways: BotGiveaways;
-  conversations: ConversationRepository;
+  conversations: Conversations;
   clock: Clock;
   log: BotLogger;
 }

@@ -1,6 +1,6 @@
 import { Composer, InlineKeyboard } from 'grammy';
-import { hasBusinessAccess } from '../../accounts/account.repository.ts';
 import type { AccountService, KeySummary } from '../../accounts/account.service.ts';
+import { hasBusinessAccess } from '../../accounts/plans.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import { callbackData } from '../callback-data.ts';
 import type { BotContext } from '../context.ts';

@@ -1,9 +1,9 @@
 import type { Api } from 'grammy';
-import { WINNERS_JOB, type WinnersJobPayload } from '../../giveaways/bot-jobs.ts';
 import type { NewJob } from '../../jobs/job.repository.ts';
 import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { telegramJobOutcome } from '../api/job-outcome.ts';
+import { WINNERS_JOB, type WinnersJobPayload } from '../bot-jobs.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import { esc } from '../format.ts';
 import type { DrawnWinner } from '../giveaway-port.ts';

@@ -1,23 +1,23 @@
 import type { Api } from 'grammy';
+import type { NewJob } from '../../jobs/job.repository.ts';
+import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
+import type { Seal } from '../../proof/v2-types.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { telegramJobOutcome } from '../api/job-outcome.ts';
 import {
   CHANNEL_POST_JOB,
   type ChannelPostPayload,
   channelPostJob,
   SEALED_JOB,
   type SealedJobPayload,
-} from '../../giveaways/bot-jobs.ts';
-import type { ChannelPostRepository } from '../../giveaways/channel-post.repository.ts';
-import type { NewJob } from '../../jobs/job.repository.ts';
-import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
-import type { Seal } from '../../proof/v2-types.ts';
-import type { Clock } from '../../shared/clock.ts';
-import { telegramJobOutcome } from '../api/job-outcome.ts';
+} from '../bot-jobs.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import type { ConsoleGiveaways } from '../giveaway-port.ts';
 import { isLanguage, translatorFor } from '../i18n.ts';
 import { joinKeyboard } from '../join/join-link.ts';
 import { createReceiptJobs } from '../notices/receipt-jobs.ts';
 import type { BotUserService } from '../users/bot-user.service.ts';
+import type { ChannelPostRepository } from './channel-post.repository.ts';
 import { closedPost, giveawayPost, resultsPost } from './post-texts.ts';
 
 export interface ChannelPostDeps {

@@ -1,16 +1,12 @@
 // The transparency-log checks of `tyche verify` and tyche-verify.mjs (CONTRACT §8): log-gather.ts
-// with Node's fetch and the pin files under $XDG_STATE_HOME/tyche (log/log-pin.ts).
+// with Node's fetch and the pin files under $XDG_STATE_HOME/tyche (log-pin.ts).
 
-import { createHash } from 'node:crypto';
 import { KEYS_PATH } from '../../proof/keys-path.ts';
 import { checkAgainstLog, type LogSource } from '../../proof/log-gather.ts';
 import type { Check } from '../../proof/report.ts';
-import { readPin, writePin } from '../log/log-pin.ts';
+import { readPin, writePin } from './log-pin.ts';
+import type { VerifyContext } from './verify-context.ts';
 import { CannotCheck, fetchJson } from './verify-inputs.ts';
-
-export { SEAL_OPERATOR_ONLY, SEAL_WITNESSED } from '../../proof/log-evidence.ts';
-
-const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
 
 export interface LogCheckInput {
   server: string;
@@ -19,9 +15,6 @@ export interface LogCheckInput {
   /** The signed certificate and for v2 its seal, or a seal alone before its draw. */
   certificate?: Record<string, unknown>;
   seal?: Record<string, unknown>;
-  logKey?: string;
-  witnessKeys: string[];
-  env: Record<string, string | undefined>;
 }
 
 function serverSource(server: string): LogSource {
@@ -38,25 +31,29 @@ function serverSource(server: string): LogSource {
   };
 }
 
-/** Every log check, in order; the pin is kept as log-gather.ts says. */
-export async function logChecks(input: LogCheckInput): Promise<Check[]> {
+/**
+ * Every log check, in order, under the log key and witnesses the reader gave (--log-key,
+ * --witness) or trusts; the pin is kept as log-gather.ts says.
+ */
+export async function logChecks(context: VerifyContext, input: LogCheckInput): Promise<Check[]> {
+  const { env } = context.io;
   const source = serverSource(input.server);
   return checkAgainstLog({
     source,
-    pins: { read: (origin) => readPin(input.env, origin), write: (pin) => writePin(input.env, pin) },
+    pins: { read: (origin) => readPin(env, origin), write: (pin) => writePin(env, pin) },
     keysDocument: await source.json(KEYS_PATH, 'keys document'),
     annotations: input.annotations,
     certificate: input.certificate,
     seal: input.seal,
-    logKey: input.logKey,
+    logKey: context.values['log-key'] as string | undefined,
     givenAs: '--log-key',
-    witnessKeys: input.witnessKeys,
-    sha256,
+    witnessKeys: witnessKeysOf(context.values.witness, env),
+    sha256: context.sha256,
   });
 }
 
 /** The witness keys the reader trusts: --witness, else the vkeys of TYCHE_WITNESSES (`<url> <vkey>,…`). */
-export function witnessKeysOf(given: unknown, env: Record<string, string | undefined>): string[] {
+function witnessKeysOf(given: unknown, env: Record<string, string | undefined>): string[] {
   if (Array.isArray(given) && given.length) return given.map(String);
   return (env.TYCHE_WITNESSES ?? '')
     .split(',')

@@ -3,7 +3,6 @@
 
 import { existsSync } from 'node:fs';
 import { ALGORITHM } from '../../proof/draw-v1.ts';
-import { KEYS_PATH } from '../../proof/keys-path.ts';
 import { splitLogAnnotations } from '../../proof/log-entry.ts';
 import { isRecord } from '../../proof/report.ts';
 import { ALGORITHM_V2 } from '../../proof/v2-types.ts';
@@ -12,19 +11,11 @@ import { BEACON_VALUE_BYTES, type CertificateV1 } from '../../proof/verify-v1.ts
 import { UsageError } from '../command.ts';
 import { compareBeaconRecord } from './beacon-record.ts';
 import { parseEntrantsExport } from './entrants-export.ts';
-import { logChecks, witnessKeysOf } from './log-checks.ts';
+import { logChecks } from './log-checks.ts';
 import { parseParticipantsCsv } from './participants-csv.ts';
-import type { VerifyContext } from './verify-cli-core.ts';
 import { chainHint, type NotChecked, type VerifyResult } from './verify-cli-output.ts';
-import {
-  CannotCheck,
-  fetchJson,
-  isUrl,
-  loadJson,
-  readTextFile,
-  type Source,
-  sourceOf,
-} from './verify-inputs.ts';
+import { keysSource, trimSlash, type VerifyContext } from './verify-context.ts';
+import { CannotCheck, fetchJson, isUrl, loadJson, readTextFile, type Source } from './verify-inputs.ts';
 
 interface Located {
   certificate: Source;
@@ -33,12 +24,9 @@ interface Located {
   server: string;
 }
 
-const trimSlash = (url: string) => url.replace(/\/+$/, '');
-
 /** Where the certificate and the signing keys come from, for an id, a verify_url or a file. */
-export function locate(target: string, keysOption: string | undefined, baseUrl: () => string): Located {
-  const keys = (server: string): Source =>
-    keysOption === undefined ? { url: `${server}${KEYS_PATH}` } : sourceOf(keysOption);
+function locate(target: string, context: VerifyContext): Located {
+  const keys = (server: string) => keysSource(context, () => server);
   if (isUrl(target)) {
     const url = new URL(target);
     const path = url.pathname.replace(/\/+$/, '').replace(/\.(json|pdf)$/, '');
@@ -48,13 +36,13 @@ export function locate(target: string, keysOption: string | undefined, baseUrl: 
     return { certificate: { url: `${url.origin}${path}.json` }, keys: keys(server), server };
   }
   if (existsSync(target) || target.endsWith('.json')) {
-    const server = trimSlash(baseUrl());
+    const server = trimSlash(context.io.baseUrl());
     return { certificate: { file: target }, keys: keys(server), server };
   }
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(target)) {
     throw new UsageError(`${JSON.stringify(target)} is neither a certificate id, a verify URL nor a file`);
   }
-  const server = trimSlash(baseUrl());
+  const server = trimSlash(context.io.baseUrl());
   return { certificate: { url: `${server}/verify/${target}.json` }, keys: keys(server), server };
 }
 
@@ -126,8 +114,8 @@ function heading(cert: unknown): string[] {
 
 /** Fetches and reads every input, then runs the one verifier on them. */
 export async function verifyCertificateFrom(target: string, context: VerifyContext): Promise<VerifyResult> {
-  const { values, io, sha256, chains } = context;
-  const where = locate(target, context.keysOption, io.baseUrl);
+  const { values, sha256, chains } = context;
+  const where = locate(target, context);
   const csv = values.participants as string | undefined;
   const entrantsFile = values.entrants as string | undefined;
   const [certificate, keys] = await Promise.all([
@@ -247,14 +235,11 @@ async function addLogChecks(
     });
     return;
   }
-  const checks = await logChecks({
+  const checks = await logChecks(context, {
     server: where.server,
     annotations,
     certificate: signed,
     seal: isRecord(signed.seal) ? signed.seal : undefined,
-    logKey: context.values['log-key'] as string | undefined,
-    witnessKeys: witnessKeysOf(context.values.witness, context.io.env),
-    env: context.io.env,
   });
   report.checks.push(...checks);
   report.valid = report.valid && checks.every((c) => c.ok);

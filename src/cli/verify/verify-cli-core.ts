@@ -2,20 +2,18 @@
 // bundled for plain Node >= 20. It reads the inputs (fetch, node:fs), runs proof/verifier.ts —
 // the checks the server, the page and the receipt page run too — and prints one line per check.
 
-import { createHash } from 'node:crypto';
-import { type ParseArgsConfig, parseArgs } from 'node:util';
-import type { Sha256 } from '../../proof/digest.ts';
+import type { ParseArgsConfig } from 'node:util';
 import { parseChainInfo } from '../../proof/drand.ts';
 import { KEYS_PATH } from '../../proof/keys-path.ts';
 import type { DrandChainInfo } from '../../proof/v2-types.ts';
-import { UsageError } from '../command.ts';
+import { parseOptions, UsageError } from '../command.ts';
 import { verifyCertificateFrom } from './verify-certificate-cli.ts';
 import { emit } from './verify-cli-output.ts';
+import { nodeSha256, type VerifyArgs, type VerifyContext, type VerifyIo } from './verify-context.ts';
 import { CannotCheck, EXIT_CANNOT_CHECK, loadJson, type Source, sourceOf, whereOf } from './verify-inputs.ts';
 import { verifyReceiptFrom } from './verify-receipt-cli.ts';
 import { verifyResultFrom } from './verify-result-cli.ts';
 
-export { EXIT_CANNOT_CHECK } from './verify-inputs.ts';
 export const EXIT_USAGE = 2;
 
 export const VERIFY_OPTIONS = {
@@ -78,40 +76,10 @@ A certificate id is fetched from PUBLIC_BASE_URL, a URL from its own server (key
 ${KEYS_PATH}); a file's keys come from PUBLIC_BASE_URL or --keys. --json prints one JSON object.
 Exit status: 0 valid, 1 a check failed, 2 usage, ${EXIT_CANNOT_CHECK} the inputs could not be fetched or read.`;
 
-export type VerifyArgs = { values: Record<string, string | boolean | undefined>; positionals: string[] };
-
-export interface VerifyIo {
-  out(line: string): void;
-  err(line: string): void;
-  env: Record<string, string | undefined>;
-  /** The server a bare certificate id, or a file's keys, are read from. */
-  baseUrl(): string;
-}
-
-/** What both flows are given: the parsed options, the reader's environment and the hash. */
-export interface VerifyContext {
-  values: VerifyArgs['values'];
-  io: VerifyIo;
-  sha256: Sha256;
-  chains: DrandChainInfo[];
-  keysOption?: string;
-}
-
-export const nodeSha256: Sha256 = (data) => new Uint8Array(createHash('sha256').update(data).digest());
-
 /** tyche-verify.mjs's own reading of its command line (tyche's is done by its command table). */
 export function parseVerifyArgs(argv: string[]): VerifyArgs & { help: boolean } {
-  try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: { ...VERIFY_OPTIONS, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-    return { values: values as VerifyArgs['values'], positionals, help: values.help === true };
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const args = parseOptions(VERIFY_OPTIONS, argv);
+  return { ...args, help: args.values.help === true };
 }
 
 function checkUsage({ values, positionals }: VerifyArgs): void {

@@ -4,16 +4,15 @@
 
 import { entrantLeafHash } from '../../proof/entrant-leaf.ts';
 import { fromHex, toHex } from '../../proof/hex.ts';
-import { KEYS_PATH } from '../../proof/keys-path.ts';
 import { splitLogAnnotations } from '../../proof/log-entry.ts';
 import { parseReceiptCode, type ReceiptCode, ticketChecks } from '../../proof/receipt-checks.ts';
 import { type Check, isRecord, makeCheck, report } from '../../proof/report.ts';
 import { ALGORITHM_V2, type InclusionProof, type Seal } from '../../proof/v2-types.ts';
 import { type Outcome, verifyReceipt, verifySeal } from '../../proof/verifier.ts';
 import { UsageError } from '../command.ts';
-import { logChecks, witnessKeysOf } from './log-checks.ts';
-import type { VerifyContext } from './verify-cli-core.ts';
+import { logChecks } from './log-checks.ts';
 import { chainHint, type NotChecked, type VerifyResult } from './verify-cli-output.ts';
+import { keysSource, trimSlash, type VerifyContext } from './verify-context.ts';
 import { CannotCheck, fetchJson, isUrl, loadJson, sourceOf } from './verify-inputs.ts';
 
 const RECEIPT_PATH = /^(.*)\/g\/([^/]+)\/receipt\/?$/;
@@ -47,7 +46,7 @@ async function locateReceipt(arg: string, context: VerifyContext): Promise<Locat
   }
   const code = parseReceiptCode(`${String(saved.telegram_id)}.${String(saved.salt)}`);
   if (typeof code === 'string') throw new CannotCheck(`${arg} is not a receipt: ${code}`);
-  const server = serverOfReceiptUrl(saved.receipt_url)?.server ?? context.io.baseUrl().replace(/\/+$/, '');
+  const server = serverOfReceiptUrl(saved.receipt_url)?.server ?? trimSlash(context.io.baseUrl());
   return { server, publicId: saved.giveaway, code, saved };
 }
 
@@ -72,11 +71,12 @@ export async function verifyReceiptFrom(arg: string, context: VerifyContext): Pr
   const { server, publicId, code, saved } = await locateReceipt(arg, context);
   const leafHash = toHex(entrantLeafHash(fromHex(code.salt), code.telegramId, sha256));
   const g = `${server}/g/${encodeURIComponent(publicId)}`;
-  const keysSource =
-    context.keysOption === undefined ? { url: `${server}${KEYS_PATH}` } : sourceOf(context.keysOption);
   const [giveaway, keys, ticket] = await Promise.all([
     fetchJson(`${g}.json`, 'giveaway').then((r) => r.json),
-    loadJson(keysSource, 'signing keys'),
+    loadJson(
+      keysSource(context, () => server),
+      'signing keys',
+    ),
     saved?.ticket !== undefined
       ? saved.ticket
       : fetchJson(`${g}/ticket/${leafHash}`, 'ticket', [404]).then((r) => r.json),
@@ -192,15 +192,12 @@ async function receiptLogChecks(
 ): Promise<Check[]> {
   const { signed, annotations } = splitLogAnnotations(certificate);
   const drawn = isRecord(signed) && 'log_index' in annotations;
-  return logChecks({
+  return logChecks(context, {
     server,
     annotations: drawn
       ? annotations
       : { seal_log_index: isRecord(giveaway) ? giveaway.log_index : undefined },
     certificate: drawn ? signed : undefined,
     seal: seal as unknown as Record<string, unknown>,
-    logKey: context.values['log-key'] as string | undefined,
-    witnessKeys: witnessKeysOf(context.values.witness, context.io.env),
-    env: context.io.env,
   });
 }

@@ -2,11 +2,10 @@
 // or as GET /api/v1/operations/{id} returned it. Its hash, its Ed25519 signature under the
 // server's published keys and the key's life at the result's time.
 
-import { KEYS_PATH } from '../../proof/keys-path.ts';
 import { isRecord, shortList } from '../../proof/report.ts';
 import { signedResultOf, verifySignedResult } from '../../proof/signed-result.ts';
-import type { VerifyContext } from './verify-cli-core.ts';
 import type { VerifyResult } from './verify-cli-output.ts';
+import { keysSource, trimSlash, type VerifyContext } from './verify-context.ts';
 import { CannotCheck, loadJson, sourceOf, whereOf } from './verify-inputs.ts';
 
 /** The values a result carries, under the name each endpoint gives them. */
@@ -23,13 +22,10 @@ function valuesLine(result: Record<string, unknown>): string | undefined {
 
 export async function verifyResultFrom(arg: string, context: VerifyContext): Promise<VerifyResult> {
   const source = sourceOf(arg);
-  const keysSource =
-    context.keysOption === undefined
-      ? { url: `${context.io.baseUrl().replace(/\/+$/, '')}${KEYS_PATH}` }
-      : sourceOf(context.keysOption);
+  const keysFrom = keysSource(context, () => trimSlash(context.io.baseUrl()));
   const [document, keys] = await Promise.all([
     loadJson(source, 'signed result'),
-    loadJson(keysSource, 'signing keys'),
+    loadJson(keysFrom, 'signing keys'),
   ]);
   const result = signedResultOf(document);
   if (!result) throw new CannotCheck(`${whereOf(source)} is not a signed result: not a JSON object`);
@@ -37,7 +33,7 @@ export async function verifyResultFrom(arg: string, context: VerifyContext): Pro
   const signed = isRecord(result.signed) ? result.signed : {};
   const heading = [
     `Signed result ${whereOf(source)}: serial ${String(signed.serial)}, issued at ${String(signed.issued_at)}`,
-    `Keys: ${whereOf(keysSource)}`,
+    `Keys: ${whereOf(keysFrom)}`,
   ];
   const values = valuesLine(result);
   return {

@@ -7,6 +7,18 @@ import { type ChannelCondition, type ConditionRepository, LEFT_CHANNEL } from '.
  */
 export type MembershipCheck = (chatId: number, telegramId: number) => Promise<boolean>;
 
+/** A join refused because the user is not in a channel the giveaway requires; nothing was stored. */
+export class ConditionNotMet extends Error {
+  override name = 'ConditionNotMet';
+  readonly channel: ChannelCondition;
+  readonly giveaway: { public_id: string; title: string };
+  constructor(channel: ChannelCondition, giveaway: { public_id: string; title: string }) {
+    super(`not a member of ${channel.label}`);
+    this.channel = channel;
+    this.giveaway = giveaway;
+  }
+}
+
 export interface ConditionCheckLog {
   warn(obj: object, msg: string): void;
 }

@@ -9,7 +9,7 @@ export const sha256: Sha256 = (data) => createHash('sha256').update(data).digest
 export const R_BYTES = 32;
 
 // The certificate's shape is the verifier's: what the server seals is what every verifier reads.
-export type { CertificateRandomness, CertificateWinner } from '../../proof/verify-v1.ts';
+export type { CertificateRandomness } from '../../proof/verify-v1.ts';
 export type CertificateBody = CertificateV1Body;
 export type Certificate = CertificateV1;
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SealWitness } from '../../log/log.service.ts';
+import type { LogService } from '../../log/log.service.ts';
 import { drawSeedV2, pickV2 } from '../../proof/draw-v2.ts';
 import { fromHex, toHex } from '../../proof/hex.ts';
 import {
@@ -9,14 +9,20 @@ import {
   type EntrantWinner,
   type Seal,
 } from '../../proof/v2-types.ts';
+import type { OperationRepository } from '../../randomness/operation.repository.ts';
 import type { OperationContext } from '../../randomness/random.service.ts';
 import type { VerifiedRound } from '../../randomness/sources/drand-rounds.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
 import type { Signer } from '../../signing/signer.ts';
+import type { UnitOfWork } from '../../store/unit-of-work.ts';
+import type { GiveawayRepository } from '../core/giveaway.repository.ts';
+import type { GiveawayPromises } from '../core/giveaway-promises.ts';
+import { newCertificateId } from '../core/ids.ts';
+import type { LogAppend } from '../core/log-append.ts';
+import type { SealRow } from '../core/seal.repository.ts';
 import { createEntrantProofs, fastSha256 } from '../entrants/entrant-tree.ts';
-import type { GiveawayRepositories, GiveawayUnitOfWork } from '../giveaway-store.ts';
-import { newCertificateId } from '../ids.ts';
+import type { ParticipantRepository } from '../entrants/participant.repository.ts';
 
 /**
  * The operation id of a v2 draw, derived from its certificate id (a UUIDv8 of its SHA-256), so
@@ -30,24 +36,34 @@ export function drawRequestId(certificateId: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
+/** What a sealed draw writes, bound to its transaction. */
+export interface SealedDrawWrites {
+  giveaways: Pick<GiveawayRepository, 'complete' | 'insertCertificate'>;
+  participants: ParticipantRepository;
+  operations: Pick<OperationRepository, 'insertMany'>;
+  log: LogAppend;
+  promises: Pick<GiveawayPromises, 'drawn'>;
+}
+
 interface Deps {
-  uow: GiveawayUnitOfWork;
-  /** The same repositories outside any transaction, for reads. */
-  repos: GiveawayRepositories;
+  uow: UnitOfWork<SealedDrawWrites>;
+  /** Reads outside any transaction: whether (and how) the giveaway was drawn. */
+  giveaways: Pick<GiveawayRepository, 'findById' | 'findCertificate'>;
   signer: Signer;
   clock: Clock;
-  /** The seal's entry in the transparency log, for the giveaway.drawn event. */
-  sealLogIndex(sealId: string): Promise<number | null>;
-  /** The checkpoint that witnessed the seal before its round, read before the draw's transaction. */
-  sealWitness(sealId: string, roundAt: number): Promise<SealWitness | null>;
+  /** The seal's entry in the transparency log and the checkpoint that witnessed it before its round. */
+  transparency: Pick<LogService, 'indexOf' | 'sealWitness'>;
 }
 
 export interface CompletedDraw {
   certificate: CertificateV2;
   /** The operation record of the draw (source drand, reference the round). */
   requestId: string;
-  /** False when another process had already drawn it: the certificate is theirs, unchanged. */
-  drawnHere: boolean;
+  /**
+   * Set when this call drew it: the log entries of its certificate and seal. Absent when another
+   * process had already drawn it: the certificate is theirs, unchanged.
+   */
+  drawnHere?: { logIndex: number; sealLogIndex: number | null };
 }
 
 /**
@@ -57,8 +73,7 @@ export interface CompletedDraw {
  * verified round enters the draw.
  */
 export function createSealedDrawer(deps: Deps) {
-  const { uow, signer, clock } = deps;
-  const { giveaways, seals } = deps.repos;
+  const { uow, signer, clock, giveaways, transparency } = deps;
 
   async function existing(giveawayId: number): Promise<CompletedDraw | undefined> {
     const row = await giveaways.findById(giveawayId);
@@ -66,19 +81,18 @@ export function createSealedDrawer(deps: Deps) {
     const cert = await giveaways.findCertificate(row.certificate_id);
     if (!cert) return undefined;
     const certificate = JSON.parse(cert.body) as CertificateV2;
-    return { certificate, requestId: drawRequestId(certificate.certificate_id), drawnHere: false };
+    return { certificate, requestId: drawRequestId(certificate.certificate_id) };
   }
 
   return {
     existing,
 
     async complete(
-      giveawayId: number,
+      sealRow: SealRow,
       beacon: VerifiedRound,
       context: OperationContext,
     ): Promise<CompletedDraw> {
-      const sealRow = await seals.find(giveawayId);
-      if (!sealRow) throw new Error(`giveaway ${giveawayId} has no seal`);
+      const giveawayId = sealRow.giveaway_id;
       if (beacon.round !== Number(sealRow.round)) {
         throw new Error(`round ${beacon.round} is not the committed round ${sealRow.round}`);
       }
@@ -87,15 +101,17 @@ export function createSealedDrawer(deps: Deps) {
       const n = sealRow.entrants_count;
       const picks = pickV2(seed, n, seal.giveaway.winners_count, seal.giveaway.reserve_count, fastSha256);
       const key = await signer.current();
-      const witness = await deps.sealWitness(seal.seal_id, Number(sealRow.round_at));
-      const sealLogIndex = await deps.sealLogIndex(seal.seal_id);
+      const sealLogIndex = await transparency.indexOf('seal', seal.seal_id);
+      const witness =
+        sealLogIndex === null ? null : await transparency.sealWitness(sealLogIndex, Number(sealRow.round_at));
       const certificateId = newCertificateId();
       const requestId = drawRequestId(certificateId);
       const drawnAt = clock.now();
 
-      const certificate = await uow.run(async (trx) => {
+      const drawn = await uow.run(async (trx) => {
         const done = { drawnAt: drawnAt.getTime(), certificateId, from: 'sealed' as const };
-        if (!(await trx.giveaways.complete(giveawayId, done))) return undefined;
+        const drawnRow = await trx.giveaways.complete(giveawayId, done);
+        if (!drawnRow) return undefined;
         const proofs = createEntrantProofs(trx.participants);
         const picked = await proofs.atIndices(sealRow, giveawayId, [...picks.winners, ...picks.reserves]);
         const listed: EntrantWinner[] = picked.map(({ entrant, proof }, i) => ({
@@ -131,9 +147,8 @@ export function createSealedDrawer(deps: Deps) {
           created_at: drawnAt.getTime(),
           seal_witness: witness === null ? null : JSON.stringify(witness),
         });
-        await trx.log('certificate', certificateId, signed, drawnAt.getTime());
-        const drawnRow = await trx.giveaways.findById(giveawayId);
-        if (drawnRow) await trx.events.drawn(drawnRow, signed, drawnAt.getTime(), seal, sealLogIndex);
+        const logIndex = await trx.log('certificate', certificateId, signed, drawnAt.getTime());
+        await trx.promises.drawn(drawnRow, signed, drawnAt.getTime(), seal, sealLogIndex);
         await trx.operations.insertMany([
           {
             request_id: requestId,
@@ -147,9 +162,12 @@ export function createSealedDrawer(deps: Deps) {
             created_at: drawnAt.getTime(),
           },
         ]);
-        return signed;
+        return { certificate: signed, logIndex };
       });
-      if (certificate) return { certificate, requestId, drawnHere: true };
+      if (drawn) {
+        const { certificate, logIndex } = drawn;
+        return { certificate, requestId, drawnHere: { logIndex, sealLogIndex } };
+      }
       const other = await existing(giveawayId);
       if (!other) throw new Error(`giveaway ${giveawayId} was neither sealed nor drawn`);
       return other;

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import { ALGORITHM, runDraw } from '../../proof/draw-v1.ts';
+import { runDraw } from '../../proof/draw-v1.ts';
 import type { OperationRepository } from '../../randomness/operation.repository.ts';
 import type { OperationContext, RandomService } from '../../randomness/random.service.ts';
 import type { SourceName } from '../../randomness/source.ts';
@@ -7,49 +6,36 @@ import type { Clock } from '../../shared/clock.ts';
 import { AppError } from '../../shared/errors.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
 import type { Signer } from '../../signing/signer.ts';
-import type { Database } from '../../store/schema.ts';
+import type { UnitOfWork } from '../../store/unit-of-work.ts';
+import type { GiveawayRepository, GiveawayRow } from '../core/giveaway.repository.ts';
+import type { GiveawayPromises } from '../core/giveaway-promises.ts';
+import { newCertificateId } from '../core/ids.ts';
+import type { LogAppend } from '../core/log-append.ts';
 import type { ParticipantRepository } from '../entrants/participant.repository.ts';
-import type { GiveawayRepository, GiveawayRow } from '../giveaway.repository.ts';
-import type { GiveawayEvents } from '../giveaway-events.ts';
-import type { LogAppend } from '../giveaway-store.ts';
-import { newCertificateId } from '../ids.ts';
-import { verifyUrlOf, type Winner, winnersOf } from '../results/giveaway.views.ts';
 import { type Certificate, certificateBody, R_BYTES, randomnessOf, sha256 } from './certificate.ts';
 
-export interface DrawResponse {
-  winners: Winner[];
-  certificate_id: string;
-  verify_url: string;
-  qrng_source: SourceName;
-  request_id: string;
-  participants_count: number;
-  participants_hash: string;
-  drawn_at: string;
-  algorithm: typeof ALGORITHM;
-}
-
-/** What the bot (and anything else) hears once a draw has committed. */
-export interface DrawnEvent {
-  publicId: string;
-  title: string;
-  certificateId: string;
-  verifyUrl: string;
-  winners: { telegram_id: number; username: string | null; position: number }[];
+/** What an instant draw writes, bound to its transaction. */
+export interface InstantDrawWrites {
+  giveaways: Pick<GiveawayRepository, 'complete' | 'insertCertificate'>;
+  participants: Pick<ParticipantRepository, 'canonicalIds' | 'usernames'>;
+  operations: Pick<OperationRepository, 'insertMany'>;
+  log: LogAppend;
+  promises: Pick<GiveawayPromises, 'drawn'>;
 }
 
 interface Deps {
-  db: Kysely<Database>;
-  giveaways: GiveawayRepository;
-  participants: ParticipantRepository;
-  operations: OperationRepository;
+  uow: UnitOfWork<InstantDrawWrites>;
   random: Pick<RandomService, 'operate' | 'rows'>;
   clock: Clock;
   signer: Signer;
-  publicBaseUrl: string;
-  /** The transparency log, bound to a transaction's handle. */
-  logIn(trx: Kysely<Database>): LogAppend;
-  /** The webhook events, bound to a transaction's handle. */
-  eventsIn(trx: Kysely<Database>): Pick<GiveawayEvents, 'drawn'>;
+}
+
+/** An instant draw just committed: its certificate, the operation that gave R, and its log entry. */
+export interface InstantDraw {
+  certificate: Certificate;
+  source: SourceName;
+  requestId: string;
+  logIndex: number;
 }
 
 export const alreadyDrawn = () =>
@@ -65,12 +51,9 @@ const noParticipants = () =>
  * the operations-log row commit together or not at all.
  */
 export function createDrawer(deps: Deps) {
-  const { db, giveaways, participants, operations, random, clock, signer } = deps;
+  const { uow, random, clock, signer } = deps;
 
-  return async function draw(
-    ctx: OperationContext,
-    row: GiveawayRow,
-  ): Promise<{ response: DrawResponse; event: DrawnEvent }> {
+  return async function draw(ctx: OperationContext, row: GiveawayRow): Promise<InstantDraw> {
     if (row.status !== 'active') throw alreadyDrawn();
     if (Number(row.participants_count) === 0) throw noParticipants();
     // Loaded before the transaction: loading may query the store, and a PostgreSQL pool held
@@ -81,17 +64,15 @@ export function createDrawer(deps: Deps) {
     const certificateId = newCertificateId();
     const drawnAt = clock.now();
 
-    const certificate = await db.transaction().execute(async (trx): Promise<Certificate> => {
+    return uow.run(async ({ giveaways, participants, operations, log, promises }) => {
       const done = { drawnAt: drawnAt.getTime(), certificateId, from: 'active' as const };
-      const won = await giveaways.complete(row.id, done, trx);
-      if (!won) throw alreadyDrawn();
-      const ids = await participants.canonicalIds(row.id, trx);
+      if (!(await giveaways.complete(row.id, done))) throw alreadyDrawn();
+      const ids = await participants.canonicalIds(row.id);
       if (ids.length === 0) throw noParticipants();
       const result = runDraw({ participantIds: ids, winnersCount: row.winners_count, randomness: r, sha256 });
       const usernames = await participants.usernames(
         row.id,
         result.winners.map((w) => w.telegram_id),
-        trx,
       );
       const body = certificateBody({
         certificateId,
@@ -102,52 +83,23 @@ export function createDrawer(deps: Deps) {
         drawnAt,
       });
       const sealed = sealCertificate(body, key);
-      await giveaways.insertCertificate(
-        {
-          id: certificateId,
-          giveaway_id: row.id,
-          body: JSON.stringify(sealed),
-          created_at: drawnAt.getTime(),
-          seal_witness: null,
-        },
-        trx,
-      );
-      await deps.logIn(trx)('certificate', certificateId, sealed, drawnAt.getTime());
-      await operations.insertMany(random.rows(ctx, [op]), trx);
+      await giveaways.insertCertificate({
+        id: certificateId,
+        giveaway_id: row.id,
+        body: JSON.stringify(sealed),
+        created_at: drawnAt.getTime(),
+        seal_witness: null,
+      });
+      const logIndex = await log('certificate', certificateId, sealed, drawnAt.getTime());
+      await operations.insertMany(random.rows(ctx, [op]));
       const drawnRow = {
         ...row,
         status: 'completed',
         drawn_at: drawnAt.getTime(),
         certificate_id: certificateId,
       };
-      await deps.eventsIn(trx).drawn(drawnRow, sealed, drawnAt.getTime());
-      return sealed;
+      await promises.drawn(drawnRow, sealed, drawnAt.getTime());
+      return { certificate: sealed, source: op.material.source, requestId: op.requestId, logIndex };
     });
-
-    const verifyUrl = verifyUrlOf(deps.publicBaseUrl, certificateId);
-    return {
-      response: {
-        winners: winnersOf(certificate),
-        certificate_id: certificateId,
-        verify_url: verifyUrl,
-        qrng_source: op.material.source,
-        request_id: op.requestId,
-        participants_count: certificate.participants_count,
-        participants_hash: certificate.participants_hash,
-        drawn_at: certificate.drawn_at,
-        algorithm: ALGORITHM,
-      },
-      event: {
-        publicId: row.public_id,
-        title: row.title,
-        certificateId,
-        verifyUrl,
-        winners: certificate.winners.map((w) => ({
-          telegram_id: w.telegram_id,
-          username: w.username,
-          position: w.position,
-        })),
-      },
-    };
   };
 }

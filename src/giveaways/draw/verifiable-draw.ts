@@ -4,14 +4,21 @@ import type { OperationContext } from '../../randomness/random.service.ts';
 import type { DrandRounds, VerifiedRound } from '../../randomness/sources/drand-rounds.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { AppError } from '../../shared/errors.ts';
-import type { GiveawayRepository, GiveawayRow } from '../giveaway.repository.ts';
-import { DRAW_JOB, type DrawJobPayload, SEAL_JOB, type Sealer } from '../seal/giveaway-seal.ts';
-import type { SealRepository, SealRow } from '../seal/seal.repository.ts';
+import type { GiveawayRepository, GiveawayRow } from '../core/giveaway.repository.ts';
+import type { SealRepository, SealRow } from '../core/seal.repository.ts';
+import {
+  DRAW_JOB,
+  type DrawJobPayload,
+  SEAL_JOB,
+  type Sealer,
+  type SealJobPayload,
+} from '../seal/giveaway-seal.ts';
+import { alreadyDrawn } from './giveaway-draw.ts';
 import type { CompletedDraw, SealedDrawer } from './giveaway-draw-v2.ts';
 
 interface Deps {
-  giveaways: GiveawayRepository;
-  seals: SealRepository;
+  giveaways: Pick<GiveawayRepository, 'findById'>;
+  seals: Pick<SealRepository, 'find'>;
   seal: Sealer;
   /**
    * Work the seal job does first, in runs it may yield between (`more`): the re-check of
@@ -24,18 +31,21 @@ interface Deps {
   /** TYCHE_DRAW_WAIT_MS: how long a draw call waits for the committed round before answering 202. */
   waitMs: number;
   log: { warn(obj: object, msg: string): void };
-  /** Told once per draw, by the process that made it (for winner notices). */
-  announce(giveawayId: number, draw: CompletedDraw): Promise<void>;
+}
+
+/**
+ * A sealed giveaway as the draw call knows it: its row and seal and, when this call sealed it,
+ * the seal's log entry.
+ */
+export interface SealedState {
+  row: GiveawayRow;
+  seal: SealRow;
+  sealLogIndex?: number;
 }
 
 export type DrawCallResult =
   | { kind: 'drawn'; draw: CompletedDraw }
-  | { kind: 'pending'; seal: SealRow; retryAfterSeconds: number };
-
-/** Payload of the seal job enqueued with a giveaway that has `ends_at`. */
-export interface SealJobPayload {
-  giveawayId: number;
-}
+  | { kind: 'pending'; sealed: SealedState; retryAfterSeconds: number };
 
 const MIN_POLL_MS = 200;
 const MAX_POLL_MS = 1000;
@@ -74,46 +84,39 @@ export function createVerifiableDraws(deps: Deps) {
     }
   }
 
-  async function completeAndAnnounce(giveawayId: number, beacon: VerifiedRound, context: OperationContext) {
-    const done = await drawer.complete(giveawayId, beacon, context);
-    if (done.drawnHere)
-      await deps
-        .announce(giveawayId, done)
-        .catch((error) => log.warn({ err: error }, 'draw announcement failed'));
-    return done;
+  /** The giveaway sealed: as it was, by this call, or by a concurrent one (then read again). */
+  async function sealedState(context: OperationContext, row: GiveawayRow): Promise<SealedState> {
+    const seal = row.status === 'sealed' ? await seals.find(row.id) : undefined;
+    if (seal) return { row, seal };
+    try {
+      const sealed = await deps.seal(row, context);
+      return { row: sealed.row, seal: sealed.seal, sealLogIndex: sealed.logIndex };
+    } catch (error) {
+      // A concurrent call sealed it first: wait for the same round like any other caller.
+      if (!(error instanceof AppError && error.code === 'giveaway_sealed')) throw error;
+      const theirs = await seals.find(row.id);
+      if (!theirs) throw error;
+      return { row: (await giveaways.findById(row.id)) ?? row, seal: theirs };
+    }
   }
 
   async function drawCall(context: OperationContext, row: GiveawayRow): Promise<DrawCallResult> {
-    if (row.status === 'completed') {
-      throw new AppError(
-        'already_drawn',
-        'This giveaway has already been drawn; a giveaway is drawn exactly once',
-      );
-    }
-    let seal = row.status === 'sealed' ? await seals.find(row.id) : undefined;
-    if (!seal) {
-      try {
-        seal = await deps.seal(row, context);
-      } catch (error) {
-        // A concurrent call sealed it first: wait for the same round like any other caller.
-        if (!(error instanceof AppError && error.code === 'giveaway_sealed')) throw error;
-        seal = await seals.find(row.id);
-        if (!seal) throw error;
-      }
-    }
+    if (row.status === 'completed') throw alreadyDrawn();
+    const sealed = await sealedState(context, row);
+    const { seal } = sealed;
     const deadline = performance.now() + deps.waitMs;
     for (;;) {
       const done = await drawer.existing(row.id);
       if (done) return { kind: 'drawn', draw: done };
       const beacon = await committedRound(seal, row.public_id);
-      if (beacon) return { kind: 'drawn', draw: await completeAndAnnounce(row.id, beacon, context) };
+      if (beacon) return { kind: 'drawn', draw: await drawer.complete(seal, beacon, context) };
       const left = deadline - performance.now();
       if (left <= 0) break;
       const untilRound = Number(seal.round_at) - clock.now().getTime();
       await delay(Math.min(left, Math.max(MIN_POLL_MS, Math.min(MAX_POLL_MS, untilRound))));
     }
     const retryAfterMs = Number(seal.round_at) - clock.now().getTime();
-    return { kind: 'pending', seal, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
+    return { kind: 'pending', sealed, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
   }
 
   const handlers: Record<string, (job: Job) => Promise<JobOutcome>> = {
@@ -154,12 +157,10 @@ export function createVerifiableDraws(deps: Deps) {
           reason: 'round not out yet',
         };
       }
-      await completeAndAnnounce(giveawayId, beacon, context);
+      await drawer.complete(seal, beacon, context);
       return { done: true };
     },
   };
 
   return { drawCall, handlers };
 }
-
-export type VerifiableDraws = ReturnType<typeof createVerifiableDraws>;

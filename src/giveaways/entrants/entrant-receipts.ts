@@ -3,12 +3,11 @@ import { TICKET_TYPE } from '../../proof/v2-types.ts';
 import { AppError } from '../../shared/errors.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
 import type { Signer } from '../../signing/signer.ts';
-import type { GiveawayRow } from '../giveaway.repository.ts';
-import type { SealRepository } from '../seal/seal.repository.ts';
+import type { GiveawayRow } from '../core/giveaway.repository.ts';
+import type { SealRepository } from '../core/seal.repository.ts';
 import { createEntrantProofs } from './entrant-tree.ts';
 import type { EntrantRow, ParticipantRepository } from './participant.repository.ts';
 
-export const ENTRANTS_PAGE_MAX = 1000;
 const LEAF_HASH = /^[0-9a-f]{64}$/;
 
 export interface EntrantView {

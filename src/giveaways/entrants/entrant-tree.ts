@@ -1,10 +1,8 @@
 import { hash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { toHex } from '../../proof/hex.ts';
 import { CHUNK_LEAVES, chunkLevels, inclusionProof, treeSummary } from '../../proof/merkle.ts';
 import type { InclusionProof } from '../../proof/v2-types.ts';
-import type { Database } from '../../store/schema.ts';
-import type { SealRow } from '../seal/seal.repository.ts';
+import type { SealRow } from '../core/seal.repository.ts';
 import type { EntrantRow, ParticipantRepository } from './participant.repository.ts';
 
 /**
@@ -57,14 +55,9 @@ function chunkOf(seal: SealRow, leaf: Uint8Array): number {
  * at most 256 leaves and the chunk roots, never the whole list.
  */
 export function createEntrantProofs(participants: ParticipantRepository) {
-  async function chunkRows(
-    seal: SealRow,
-    giveawayId: number,
-    chunk: number,
-    trx?: Kysely<Database>,
-  ): Promise<EntrantRow[]> {
+  async function chunkRows(seal: SealRow, giveawayId: number, chunk: number): Promise<EntrantRow[]> {
     const first = toHex(seal.chunk_firsts.subarray(chunk * 32, chunk * 32 + 32));
-    return participants.entrantsFrom(giveawayId, first, CHUNK_LEAVES, { inclusive: true }, trx);
+    return participants.entrantsFrom(giveawayId, first, CHUNK_LEAVES, { inclusive: true });
   }
 
   function proofIn(
@@ -100,7 +93,6 @@ export function createEntrantProofs(participants: ParticipantRepository) {
       seal: SealRow,
       giveawayId: number,
       indices: readonly number[],
-      trx?: Kysely<Database>,
     ): Promise<{ entrant: EntrantRow; proof: InclusionProof }[]> {
       const chunks = new Map<number, EntrantRow[]>();
       // The tree above the chunks is hashed once for all the winners, not once per proof.
@@ -110,7 +102,7 @@ export function createEntrantProofs(participants: ParticipantRepository) {
         const chunk = Math.floor(index / CHUNK_LEAVES);
         let rows = chunks.get(chunk);
         if (!rows) {
-          rows = await chunkRows(seal, giveawayId, chunk, trx);
+          rows = await chunkRows(seal, giveawayId, chunk);
           chunks.set(chunk, rows);
         }
         const entrant = rows[index % CHUNK_LEAVES];

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { toHex } from '../../proof/draw-v1.ts';
 import { entrantLeafHash, SALT_BYTES } from '../../proof/entrant-leaf.ts';
 import type { Clock } from '../../shared/clock.ts';
-import type { Database } from '../../store/schema.ts';
-import { sha256 } from '../draw/certificate.ts';
-import type { GiveawayRepository, GiveawayRow } from '../giveaway.repository.ts';
-import type { GiveawayEvents } from '../giveaway-events.ts';
+import type { UnitOfWork } from '../../store/unit-of-work.ts';
+import type { GiveawayRepository, GiveawayRow } from '../core/giveaway.repository.ts';
+import type { GiveawayPromises } from '../core/giveaway-promises.ts';
+import { fastSha256 } from './entrant-tree.ts';
 import type { ParticipantRepository, ParticipantRow } from './participant.repository.ts';
 
 export interface ParticipantInput {
@@ -33,7 +32,15 @@ export function normalizeUsername(username: string | undefined): string | null {
 /** CONTRACT §7.1: a fresh 16-byte salt from the CSPRNG, fixed at entry, and the leaf it makes. */
 export function newEntrantLeaf(telegramId: number): { salt: string; leaf_hash: string } {
   const salt = randomBytes(SALT_BYTES);
-  return { salt: salt.toString('hex'), leaf_hash: toHex(entrantLeafHash(salt, telegramId, sha256)) };
+  return { salt: salt.toString('hex'), leaf_hash: toHex(entrantLeafHash(salt, telegramId, fastSha256)) };
+}
+
+/** What an entry writes, bound to its transaction. */
+export interface EntryWrites {
+  giveaways: Pick<GiveawayRepository, 'lockActive' | 'setParticipantsCount'>;
+  participants: Pick<ParticipantRepository, 'entryNumbers' | 'insertMany'>;
+  /** One participant.joined per new entrant, and the bot's channel post count when it runs. */
+  promises: Pick<GiveawayPromises, 'joined'>;
 }
 
 /**
@@ -42,22 +49,15 @@ export function newEntrantLeaf(telegramId: number): { salt: string; leaf_hash: s
  * repeats) and none can slip in after a draw has locked the row. Undefined once completed.
  */
 export async function addParticipants(
-  deps: {
-    db: Kysely<Database>;
-    giveaways: GiveawayRepository;
-    participants: ParticipantRepository;
-    clock: Clock;
-    /** The webhook events of the transaction: one participant.joined per new entrant. */
-    eventsIn: (trx: Kysely<Database>) => Pick<GiveawayEvents, 'joined'>;
-  },
+  deps: { uow: UnitOfWork<EntryWrites>; clock: Clock },
   giveaway: GiveawayRow,
   list: ParticipantInput[],
 ): Promise<Added | undefined> {
-  return deps.db.transaction().execute(async (trx) => {
-    const count = await deps.giveaways.lockActive(giveaway.id, trx);
+  return deps.uow.run(async ({ giveaways, participants, promises }) => {
+    const count = await giveaways.lockActive(giveaway.id);
     if (count === undefined) return undefined;
     const ids = [...new Set(list.map((p) => p.telegram_id))];
-    const entries = await deps.participants.entryNumbers(giveaway.id, ids, trx);
+    const entries = await participants.entryNumbers(giveaway.id, ids);
     const joinedAt = deps.clock.now().getTime();
     const fresh: ParticipantRow[] = [];
     let last = count;
@@ -78,9 +78,9 @@ export async function addParticipants(
       return last;
     });
     if (fresh.length > 0) {
-      await deps.participants.insertMany(fresh, trx);
-      await deps.giveaways.setParticipantsCount(giveaway.id, last, trx);
-      await deps.eventsIn(trx).joined({ ...giveaway, participants_count: last }, fresh);
+      await participants.insertMany(fresh);
+      await giveaways.setParticipantsCount(giveaway.id, last);
+      await promises.joined({ ...giveaway, participants_count: last }, fresh);
     }
     return {
       added: fresh.length,

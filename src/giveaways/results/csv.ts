@@ -1,3 +1,5 @@
+import type { CsvRow } from '../entrants/participant.repository.ts';
+
 /** The participants report format (CONTRACT §3): RFC 4180 with spreadsheet formula injection neutralized. */
 
 export const CSV_HEADER = 'telegram_id,username,first_name,joined_at,is_winner\r\n';
@@ -38,14 +40,6 @@ export interface CsvParticipantLine {
   first_name: string | null;
   joined_at: number;
 }
-
-/** A participant as the store hands it over for an export: a tuple, so a million allocate little. */
-export type CsvRow = [
-  telegram_id: number,
-  username: string | null,
-  first_name: string | null,
-  joined_at: number,
-];
 
 function line(
   id: number,

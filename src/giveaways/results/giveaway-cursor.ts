@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors.ts';
-import type { GiveawayRepository, GiveawayStatus } from '../giveaway.repository.ts';
+import type { GiveawayRepository, GiveawayStatus } from '../core/giveaway.repository.ts';
 import { type GiveawaySummary, summaryOf } from './giveaway.views.ts';
 
 const CURSOR = /^g1\.([1-9][0-9]{0,15})$/;

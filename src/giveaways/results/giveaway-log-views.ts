@@ -1,7 +1,7 @@
 import type { LogService, SealWitness } from '../../log/log.service.ts';
-import type { GiveawayRepository } from '../giveaway.repository.ts';
-import { isCertificateId } from '../ids.ts';
-import type { AnyCertificate, PublishedCertificate } from './giveaway.views.ts';
+import type { AnyCertificate, GiveawayRepository } from '../core/giveaway.repository.ts';
+import { isCertificateId } from '../core/ids.ts';
+import type { PublishedCertificate } from './giveaway.views.ts';
 import type { AnyDrawResponse, LoggedDrawResponse } from './giveaway-draw-views.ts';
 
 /** What the giveaway service publishes with the log's entry numbers beside the signed objects. */
@@ -31,12 +31,24 @@ export function createLogViews(deps: {
     return published;
   }
 
-  /** A draw's 200 with the log indices of its certificate (and seal) beside it. */
-  async function withLogIndices(body: AnyDrawResponse): Promise<LoggedDrawResponse> {
-    const log_index = await transparency.indexOf('certificate', body.certificate_id);
+  /**
+   * A draw's 200 with the log indices of its certificate (and seal) beside it: those the draw
+   * itself just appended (`known`), else looked up.
+   */
+  async function withLogIndices(
+    body: AnyDrawResponse,
+    known?: { logIndex: number; sealLogIndex?: number | null },
+  ): Promise<LoggedDrawResponse> {
+    const log_index = known ? known.logIndex : await transparency.indexOf('certificate', body.certificate_id);
     if (body.algorithm !== 'tyche-draw-v2') return { ...body, log_index };
-    return { ...body, log_index, seal_log_index: await transparency.indexOf('seal', body.seal.seal_id) };
+    const seal_log_index =
+      known?.sealLogIndex === undefined
+        ? await transparency.indexOf('seal', body.seal.seal_id)
+        : known.sealLogIndex;
+    return { ...body, log_index, seal_log_index };
   }
 
   return { publishedCertificate, withLogIndices };
 }
+
+export type LogViews = ReturnType<typeof createLogViews>;

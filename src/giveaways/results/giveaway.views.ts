@@ -1,9 +1,8 @@
-import type { CertificateV2, Seal } from '../../proof/v2-types.ts';
-import type { Certificate } from '../draw/certificate.ts';
-import type { DrawMode, GiveawayRow, GiveawayStatus } from '../giveaway.repository.ts';
+import type { Seal } from '../../proof/v2-types.ts';
+import type { AnyCertificate, DrawMode, GiveawayRow, GiveawayStatus } from '../core/giveaway.repository.ts';
 
-/** Either kind of certificate a giveaway can have: v1 (instant) or v2 (verifiable). */
-export type AnyCertificate = Certificate | CertificateV2;
+// Re-exported for web/, which takes the shapes it renders from the views.
+export type { AnyCertificate } from '../core/giveaway.repository.ts';
 
 /** Response shapes (CONTRACT §3), built from rows so routes only serialize them. */
 export interface GiveawaySummary {

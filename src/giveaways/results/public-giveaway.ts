@@ -1,7 +1,7 @@
 import type { InclusionProof, Seal, Ticket } from '../../proof/v2-types.ts';
 import type { ConditionRepository, ExcludedCount } from '../conditions/condition.repository.ts';
+import type { GiveawayRow, GiveawayStatus } from '../core/giveaway.repository.ts';
 import { type EntrantReceipts, receiptUrlOf } from '../entrants/entrant-receipts.ts';
-import type { GiveawayRow, GiveawayStatus } from '../giveaway.repository.ts';
 import { verifyUrlOf } from './giveaway.views.ts';
 
 /** What anyone may see of a giveaway at /g/{public_id} (CONTRACT §3 "Public, no key"). */

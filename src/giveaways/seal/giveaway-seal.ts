@@ -1,3 +1,4 @@
+import type { JobRepository, NewJob } from '../../jobs/job.repository.ts';
 import { committedRound, roundTimeMs } from '../../proof/draw-v2.ts';
 import { toHex } from '../../proof/hex.ts';
 import { SEAL_TYPE, type Seal, type SealBody } from '../../proof/v2-types.ts';
@@ -8,16 +9,31 @@ import type { Clock } from '../../shared/clock.ts';
 import { AppError } from '../../shared/errors.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
 import type { Signer } from '../../signing/signer.ts';
+import type { UnitOfWork } from '../../store/unit-of-work.ts';
+import type { ConditionRepository } from '../conditions/condition.repository.ts';
+import type { GiveawayRepository, GiveawayRow } from '../core/giveaway.repository.ts';
+import type { GiveawayPromises } from '../core/giveaway-promises.ts';
+import { newOwnerPseudonym, newSealId } from '../core/ids.ts';
+import type { LogAppend } from '../core/log-append.ts';
+import type { SealRepository, SealRow } from '../core/seal.repository.ts';
 import { buildEntrantTree } from '../entrants/entrant-tree.ts';
-import type { GiveawayRow } from '../giveaway.repository.ts';
-import type { GiveawayUnitOfWork } from '../giveaway-store.ts';
-import { newOwnerPseudonym, newSealId } from '../ids.ts';
-import type { SealRow } from './seal.repository.ts';
+import type { ParticipantRepository } from '../entrants/participant.repository.ts';
 
 export const SEAL_JOB = 'giveaway.seal';
 export const DRAW_JOB = 'giveaway.draw';
 export const sealJobKey = (publicId: string) => `seal:${publicId}`;
 export const drawJobKey = (publicId: string) => `draw:${publicId}`;
+
+/** Payload of the seal job: enqueued with a giveaway that has `ends_at`, or made due by a call. */
+export interface SealJobPayload {
+  giveawayId: number;
+}
+
+/** The seal job of a giveaway, due at `runAt`. */
+export function sealJob(row: Pick<GiveawayRow, 'id' | 'public_id'>, runAt: number): NewJob {
+  const payload: SealJobPayload = { giveawayId: row.id };
+  return { kind: SEAL_JOB, key: sealJobKey(row.public_id), runAt, payload };
+}
 
 /** What the draw job needs: the giveaway, and whose call the draw's operation record names. */
 export interface DrawJobPayload {
@@ -25,8 +41,27 @@ export interface DrawJobPayload {
   context: OperationContext;
 }
 
+/** What a seal writes, bound to its transaction. */
+export interface SealWrites {
+  giveaways: Pick<GiveawayRepository, 'seal' | 'findById' | 'setParticipantsCount'>;
+  participants: Pick<ParticipantRepository, 'leafHashesInOrder'>;
+  seals: Pick<SealRepository, 'insert'>;
+  conditions: Pick<ConditionRepository, 'excludeFailed'>;
+  jobs: Pick<JobRepository, 'enqueue'>;
+  log: LogAppend;
+  promises: Pick<GiveawayPromises, 'sealed'>;
+}
+
+/** A seal just committed: the giveaway as it left it, the stored and signed seal, and its log entry. */
+export interface Sealed {
+  row: GiveawayRow;
+  seal: SealRow;
+  signed: Seal;
+  logIndex: number;
+}
+
 interface Deps {
-  uow: GiveawayUnitOfWork;
+  uow: UnitOfWork<SealWrites>;
   owners: { ownerPseudonym(accountId: string, candidate: string): Promise<string> };
   drand: DrandRounds;
   signer: Signer;
@@ -61,7 +96,7 @@ export function createSealer(deps: Deps) {
   const { uow, drand, signer, clock } = deps;
   const chain = drand.chain;
 
-  return async function seal(row: GiveawayRow, context: OperationContext): Promise<SealRow> {
+  return async function seal(row: GiveawayRow, context: OperationContext): Promise<Sealed> {
     if (row.draw_mode !== 'verifiable') {
       throw new AppError(
         'not_verifiable',
@@ -82,7 +117,7 @@ export function createSealer(deps: Deps) {
     const key = await signer.current();
     const owner = await deps.owners.ownerPseudonym(row.account_id, newOwnerPseudonym());
 
-    return uow.run(async ({ giveaways, participants, seals, jobs, log, events, conditions }) => {
+    return uow.run(async ({ giveaways, participants, seals, jobs, log, promises, conditions }) => {
       const sealedAt = clock.now().getTime();
       if (!(await giveaways.seal(row.id, sealedAt))) throw notActive(await giveaways.findById(row.id));
       // Entrants the pre-seal check found gone from a required channel leave the list here,
@@ -136,10 +171,10 @@ export function createSealer(deps: Deps) {
       await seals.insert(sealRow);
       const logIndex = await log('seal', body.seal_id, signed, sealedAt);
       const sealedRow = { ...row, status: 'sealed', sealed_at: sealedAt, participants_count: tree.count };
-      await events.sealed(sealedRow, signed, logIndex, sealedAt);
+      await promises.sealed(sealedRow, signed, logIndex, sealedAt);
       const payload: DrawJobPayload = { giveawayId: row.id, context };
       await jobs.enqueue({ kind: DRAW_JOB, key: drawJobKey(row.public_id), runAt: roundAt, payload });
-      return sealRow;
+      return { row: sealedRow, seal: sealRow, signed, logIndex };
     });
   };
 }

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import scalarReference from '@scalar/fastify-api-reference';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.ts';
 import { html, layout, PAGE_CSP, referenceCsp } from '../../edge/html.ts';
 import { ERROR_CODES } from '../../shared/errors.ts';
 import { OPENAPI_PATH } from '../openapi.ts';
@@ -16,8 +15,8 @@ export const REFERENCE_SCRIPT_PATH = `${DOCS_PATH}/js/scalar.js`;
  * (never through a proxy) and nothing loaded from elsewhere. The error table keeps its own
  * server-rendered page, which the reference and every problem's `type` link to.
  */
-export const docsRoutes: FastifyPluginAsync<{ config: Config }> = async (app, { config }) => {
-  const apiOrigin = new URL(config.publicBaseUrl).origin;
+export const docsRoutes: FastifyPluginAsync<{ publicBaseUrl: string }> = async (app, { publicBaseUrl }) => {
+  const apiOrigin = new URL(publicBaseUrl).origin;
 
   await app.register(scalarReference, {
     routePrefix: DOCS_PATH,

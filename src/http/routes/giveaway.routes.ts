@@ -133,7 +133,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
     },
     async (request, reply) => {
       const outcome = await giveaways.draw(operationContext(request), request.params.public_id);
-      if (outcome.status === 200) return outcome.body;
+      if (outcome.kind === 'drawn') return outcome.draw;
       return reply
         .code(202)
         .header('location', `/api/v1/giveaways/${outcome.giveaway.public_id}`)

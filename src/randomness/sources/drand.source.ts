@@ -1,19 +1,21 @@
 import { createHash } from 'node:crypto';
-import {
-  beaconProblem,
-  parseChainInfo,
-  QUICKNET,
-  drandRoundMessage as roundMessage,
-} from '../../proof/drand.ts';
-import { roundTimeMs as chainRoundTimeMs, roundOf } from '../../proof/draw-v2.ts';
-import { toHex } from '../../proof/hex.ts';
+import { parseChainInfo, QUICKNET, drandRoundMessage as roundMessage } from '../../proof/drand.ts';
+import { roundOf, roundTimeMs } from '../../proof/draw-v2.ts';
+import { fromHex } from '../../proof/hex.ts';
 import type { DrandChainInfo } from '../../proof/v2-types.ts';
 import { type Clock, type RandomSource, type SourceBatch, SourceError, systemClock } from '../source.ts';
 import type { Timers } from '../timers.ts';
-import { assertTimeout, type FetchFn, fetchJson, readFields } from './http-json.ts';
+import { checkRound, createDrandClient, DRAND_URL, readRound } from './drand-client.ts';
+import { assertTimeout, type FetchFn } from './http-json.ts';
 
-export const DRAND_URL = 'https://api.drand.sh';
-/** A drand chain: hash (hex), BLS public key (hex, 96 bytes on G2), genesis and period in seconds. */
+export { DRAND_DST } from '../../proof/drand.ts';
+export { DRAND_URL } from './drand-client.ts';
+
+/**
+ * A chain in the camelCase names that callers outside randomness/ still use (the PDF, the CLI
+ * verifier, the test helpers). Everything here works on proof's DrandChainInfo; this shape is
+ * converted to it at once.
+ */
 export interface DrandChain {
   chainHash: string;
   publicKey: string;
@@ -21,7 +23,7 @@ export interface DrandChain {
   period: number;
 }
 
-/** League of Entropy quicknet (scheme bls-unchained-g1-rfc9380): the default chain. */
+/** League of Entropy quicknet (scheme bls-unchained-g1-rfc9380), in the camelCase names. */
 export const DRAND_QUICKNET: Readonly<DrandChain> = {
   chainHash: QUICKNET.hash,
   publicKey: QUICKNET.public_key,
@@ -30,25 +32,16 @@ export const DRAND_QUICKNET: Readonly<DrandChain> = {
 };
 /** CONTRACT §4: a round serves operations for at most five periods after its time. */
 export const DRAND_FRESH_PERIODS = 5;
-export { DRAND_DST } from '../../proof/drand.ts';
 
 const sha256 = (data: Uint8Array): Uint8Array => createHash('sha256').update(data).digest();
 
-function chainInfo(chain: Readonly<DrandChain>): DrandChainInfo {
-  return {
-    public_key: chain.publicKey,
-    period: chain.period,
-    genesis_time: chain.genesis,
-    hash: chain.chainHash,
-    schemeID: 'bls-unchained-g1-rfc9380',
-  };
-}
-
 /**
- * Give all four chain fields or none (quicknet): a mix would check one chain's rounds with another's
- * key or clock.
+ * `chain` is the chain to trust (quicknet when absent). The camelCase fields are the older way
+ * to say the same: all four or none; given, they win over `chain` (the test helpers point a
+ * configured source at their fake chain this way).
  */
 export interface DrandSourceOptions extends Partial<DrandChain> {
+  chain?: Readonly<DrandChainInfo>;
   url?: string;
   timeoutMs: number;
   clock?: Clock;
@@ -66,32 +59,27 @@ export interface DrandBeacon {
 export function createDrandSource(options: DrandSourceOptions): RandomSource {
   const { timeoutMs, clock = systemClock } = options;
   assertTimeout(timeoutMs);
-  const chain = chainOf(options);
   // Refuses, at start, a key that is not a point of G2.
-  const info = parseChainInfo(chainInfo(chain));
-  const url = `${(options.url ?? DRAND_URL).replace(/\/+$/, '')}/${chain.chainHash}/public/latest`;
-  const periodMs = chain.period * 1000;
+  const chain = parseChainInfo(chainOf(options));
+  const client = createDrandClient({
+    url: options.url ?? DRAND_URL,
+    chain,
+    timeoutMs,
+    fetch: options.fetch,
+    timers: options.timers,
+  });
+  const freshMs = DRAND_FRESH_PERIODS * chain.period * 1000;
   let lastRound = 0;
 
   return {
     name: 'drand',
     kind: 'beacon',
     async fetch(signal?: AbortSignal): Promise<SourceBatch> {
-      const body = await fetchJson({
-        source: 'drand',
-        url,
-        timeoutMs,
-        fetch: options.fetch,
-        timers: options.timers,
-        signal,
-      });
-      const beacon = parseDrandBeacon(body);
-      verifyBeaconOf(beacon, info);
+      const beacon = await client.latest(signal);
       const now = clock.now();
       const producedAt = new Date(roundTimeMs(beacon.round, chain));
-      const age = now.getTime() - producedAt.getTime();
-      if (age > DRAND_FRESH_PERIODS * periodMs) {
-        const expected = drandRoundAt(now, chain);
+      if (now.getTime() - producedAt.getTime() > freshMs) {
+        const expected = roundOf(now.getTime(), chain);
         throw new SourceError('drand', `stale round ${beacon.round}: expected about ${expected}`);
       }
       // A relay that serves an older round than one we already saw is lagging or replaying.
@@ -102,38 +90,46 @@ export function createDrandSource(options: DrandSourceOptions): RandomSource {
       return {
         source: 'drand',
         kind: 'beacon',
-        bytes: beacon.randomness,
+        bytes: fromHex(beacon.randomness),
         // The bare decimal round: with the chain it names the public record `/public/<round>`.
         reference: String(beacon.round),
         producedAt,
         fetchedAt: now,
-        expiresAt: new Date(producedAt.getTime() + DRAND_FRESH_PERIODS * periodMs),
+        expiresAt: new Date(producedAt.getTime() + freshMs),
       };
     },
   };
 }
 
-function chainOf(options: DrandSourceOptions): Readonly<DrandChain> {
+function chainOf(options: DrandSourceOptions): Readonly<DrandChainInfo> {
   const { chainHash, publicKey, genesis, period } = options;
   const given = [chainHash, publicKey, genesis, period].filter((v) => v !== undefined).length;
-  if (given === 0) return DRAND_QUICKNET;
+  if (given === 0) return options.chain ?? QUICKNET;
   if (chainHash === undefined || publicKey === undefined || genesis === undefined || period === undefined) {
     throw new TypeError('drand: give chainHash, publicKey, genesis and period together, or none');
   }
-  if (!/^[0-9a-f]{64}$/i.test(chainHash)) throw new TypeError('drand: chainHash must be 64 hex characters');
-  if (!Number.isSafeInteger(genesis) || !(Number.isInteger(period) && period > 0)) {
-    throw new RangeError('drand: genesis and period must be integers of seconds, period > 0');
-  }
-  return { chainHash, publicKey, genesis, period };
+  return chainInfoOf({ chainHash, publicKey, genesis, period });
 }
 
-export function parseDrandBeacon(body: unknown): DrandBeacon {
-  const fields = readFields('drand', body, 'body');
+function chainInfoOf(chain: Readonly<DrandChain>): DrandChainInfo {
+  if (!/^[0-9a-f]{64}$/i.test(chain.chainHash))
+    throw new TypeError('drand: chainHash must be 64 hex characters');
+  if (!Number.isSafeInteger(chain.genesis) || !(Number.isInteger(chain.period) && chain.period > 0)) {
+    throw new RangeError('drand: genesis and period must be integers of seconds, period > 0');
+  }
   return {
-    round: fields.int('round', 1),
-    randomness: fields.hex('randomness', 32),
-    signature: fields.hex('signature', 48),
+    public_key: chain.publicKey,
+    period: chain.period,
+    genesis_time: chain.genesis,
+    hash: chain.chainHash,
+    schemeID: 'bls-unchained-g1-rfc9380',
   };
+}
+
+/** A relay's JSON for one round, as bytes (for the CLI verifier's beacon records). */
+export function parseDrandBeacon(body: unknown): DrandBeacon {
+  const round = readRound(body);
+  return { round: round.round, randomness: fromHex(round.randomness), signature: fromHex(round.signature) };
 }
 
 /** What quicknet signs for a round: SHA-256 of the round as an 8-byte big-endian integer. */
@@ -146,21 +142,12 @@ export function drandRoundAt(time: Date, chain: Pick<DrandChain, 'genesis' | 'pe
   return roundOf(time.getTime(), { genesis_time: chain.genesis, period: chain.period });
 }
 
-function roundTimeMs(round: number, chain: Pick<DrandChain, 'genesis' | 'period'>): number {
-  return chainRoundTimeMs(round, { genesis_time: chain.genesis, period: chain.period });
-}
-
-function verifyBeaconOf(beacon: DrandBeacon, chain: DrandChainInfo): void {
-  const record = {
-    round: beacon.round,
-    randomness: toHex(beacon.randomness),
-    signature: toHex(beacon.signature),
-  };
-  const problem = beaconProblem(chain, record, sha256);
-  if (problem !== null) throw new SourceError('drand', `round ${beacon.round}: ${problem}`);
-}
-
 /** Checks a quicknet-scheme round under `publicKey` (hex, 96 bytes on G2); throws a SourceError. */
 export function verifyDrandBeacon(beacon: DrandBeacon, publicKey: string): void {
-  verifyBeaconOf(beacon, chainInfo({ ...DRAND_QUICKNET, publicKey }));
+  const record = {
+    round: beacon.round,
+    randomness: Buffer.from(beacon.randomness).toString('hex'),
+    signature: Buffer.from(beacon.signature).toString('hex'),
+  };
+  checkRound({ ...QUICKNET, public_key: publicKey }, record);
 }

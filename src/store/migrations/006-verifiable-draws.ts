@@ -1,11 +1,35 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { newOwnerPseudonym } from '../../giveaways/ids.ts';
-import { toHex } from '../../proof/draw-v1.ts';
-import { entrantLeafHash, SALT_BYTES } from '../../proof/entrant-leaf.ts';
 
-const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
 const BATCH = 2000;
+
+// Frozen copies of what this migration needed when it shipped (giveaways/ids.ts, proof/entrant-leaf.ts):
+// the data it wrote must not change when that live code does.
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const SALT_BYTES = 16;
+const ENTRANT_DOMAIN = Buffer.from('tyche-entrant-v2');
+
+/** `o_` and 16 base62 characters, each byte below 248 (4 × 62) so every character is equally likely. */
+function newOwnerPseudonym(): string {
+  let out = '';
+  while (out.length < 16) {
+    for (const byte of randomBytes(32)) {
+      if (byte < 248) out += ALPHABET[byte % 62];
+      if (out.length === 16) break;
+    }
+  }
+  return `o_${out}`;
+}
+
+/** RFC 9162 leaf hash of "tyche-entrant-v2" ‖ 0x00 ‖ salt ‖ uint64_be(telegram_id), as lower-case hex. */
+function entrantLeafHex(salt: Uint8Array, telegramId: number): string {
+  const id = Buffer.alloc(8);
+  id.writeBigUInt64BE(BigInt(telegramId));
+  const data = Buffer.concat([ENTRANT_DOMAIN, Buffer.alloc(1), salt, id]);
+  return createHash('sha256')
+    .update(Buffer.concat([Buffer.alloc(1), data]))
+    .digest('hex');
+}
 
 /**
  * tyche-draw-v2 (CONTRACT §7): draw modes, entry deadlines and reserves on giveaways; a salt and
@@ -73,7 +97,7 @@ async function backfillLeaves(db: Kysely<unknown>, postgres: boolean): Promise<v
     if (rows.length === 0) return;
     for (const row of rows) {
       const salt = randomBytes(SALT_BYTES);
-      const leaf = toHex(entrantLeafHash(salt, Number(row.telegram_id), sha256));
+      const leaf = entrantLeafHex(salt, Number(row.telegram_id));
       await sql`update participants set salt = ${salt.toString('hex')}, leaf_hash = ${leaf}
         where giveaway_id = ${row.giveaway_id} and telegram_id = ${row.telegram_id}`.execute(db);
     }

@@ -1,14 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { backfillLog } from '../../log/backfill.ts';
 import type { Database } from '../schema.ts';
+import type { DataSteps } from './data-steps.ts';
 
 /**
  * The transparency log goes live (CONTRACT §8): its key, the cosignatures witnesses return and
  * the size each witness has seen; the witnessed checkpoint a certificate records for its seal;
  * and, for a deployment that serves as a witness, its key and the newest checkpoint per log.
- * Then everything signed so far is appended, once, in the order it was made.
+ * The log key is made here; everything signed so far is then appended, once, in the order it
+ * was made, by the log's own code (a data step the composition root gives).
  */
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(db: Kysely<unknown>, backfillLog?: DataSteps['backfillLog']): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   const blob = postgres ? 'bytea' : 'blob';
 
@@ -48,9 +50,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
 
+  // The one key a verifier pins; generated once, so every process on one store signs as one log.
+  await sql`insert into log_key (id, seed, created_at)
+    values (1, ${randomBytes(32).toString('base64url')}, ${Date.now()})`.execute(db);
+
+  if (!(await anythingSigned(db))) return;
+  if (!backfillLog) {
+    throw new Error(
+      'migration 008 must log what was signed before the log existed: run it with `tyche migrate` or `tyche serve`',
+    );
+  }
   const store = db as unknown as Kysely<Database>;
-  if (store.isTransaction) await backfillLog(store, Date.now());
-  else await store.transaction().execute((trx) => backfillLog(trx, Date.now()));
+  if (store.isTransaction) await backfillLog(store);
+  else await store.transaction().execute((trx) => backfillLog(trx));
+}
+
+async function anythingSigned(db: Kysely<unknown>): Promise<boolean> {
+  for (const table of ['signing_keys', 'seals', 'certificates']) {
+    const { rows } = await sql`select 1 from ${sql.table(table)} limit 1`.execute(db);
+    if (rows.length > 0) return true;
+  }
+  return false;
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

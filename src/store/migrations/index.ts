@@ -11,26 +11,32 @@ import * as operationRecords from './009-operation-records.ts';
 import * as webhooksAndIdempotency from './010-webhooks-and-idempotency.ts';
 import * as botConsole from './011-bot-console.ts';
 import * as signedResults from './012-signed-results.ts';
+import type { DataSteps } from './data-steps.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the order is reviewed in
  * code and a stray file can never run. Append only; never edit one that has shipped.
  */
-const migrations: Record<string, Migration> = {
-  '001-accounts': accounts,
-  '002-operations': operations,
-  '003-giveaways': giveaways,
-  '004-bot': bot,
-  '005-jobs': jobs,
-  '006-verifiable-draws': verifiableDraws,
-  '007-transparency-log': transparencyLog,
-  '008-log-keys-and-witnesses': logKeysAndWitnesses,
-  '009-operation-records': operationRecords,
-  '010-webhooks-and-idempotency': webhooksAndIdempotency,
-  '011-bot-console': botConsole,
-  '012-signed-results': signedResults,
-};
+export function migrationProviderWith(steps?: DataSteps): MigrationProvider {
+  const migrations: Record<string, Migration> = {
+    '001-accounts': accounts,
+    '002-operations': operations,
+    '003-giveaways': giveaways,
+    '004-bot': bot,
+    '005-jobs': jobs,
+    '006-verifiable-draws': verifiableDraws,
+    '007-transparency-log': transparencyLog,
+    '008-log-keys-and-witnesses': {
+      up: (db) => logKeysAndWitnesses.up(db, steps?.backfillLog),
+      down: logKeysAndWitnesses.down,
+    },
+    '009-operation-records': operationRecords,
+    '010-webhooks-and-idempotency': webhooksAndIdempotency,
+    '011-bot-console': botConsole,
+    '012-signed-results': signedResults,
+  };
+  return { getMigrations: async () => migrations };
+}
 
-export const migrationProvider: MigrationProvider = {
-  getMigrations: async () => migrations,
-};
+/** Without data steps: enough for a database with nothing signed before 008 (008 refuses otherwise). */
+export const migrationProvider: MigrationProvider = migrationProviderWith();

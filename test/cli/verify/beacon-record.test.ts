@@ -12,7 +12,7 @@ import { sampleCertificate, tampered } from '../../helpers/certificates.ts';
 import { runTyche } from '../../helpers/cli.ts';
 
 const fixture = (name: string) =>
-  readFileSync(new URL(`../fixtures/upstreams/${name}`, import.meta.url), 'utf8');
+  readFileSync(new URL(`../../fixtures/upstreams/${name}`, import.meta.url), 'utf8');
 const NIST_BODY = fixture('nist-pulse.json');
 const NIST_OUTPUT: string = JSON.parse(NIST_BODY).pulse.outputValue.toLowerCase();
 const NIST_URI = 'https://beacon.nist.gov/beacon/2.0/chain/2/pulse/1921299';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { pinFile, readPin, writePin } from '../../../src/cli/log/log-pin.ts';
+import { pinFile, readPin, writePin } from '../../../src/cli/verify/log-pin.ts';
 import { readLogKey, seedOf } from '../../../src/log/log-key.ts';
 import { parseCheckpoint, signCheckpoint } from '../../../src/proof/checkpoint.ts';
 import { parseNote, verifierKey } from '../../../src/proof/note.ts';

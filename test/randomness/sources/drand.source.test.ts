@@ -134,10 +134,7 @@ describe('drand source against a fake chain', () => {
   const source = () =>
     createDrandSource({
       url: fake.url,
-      chainHash: fake.chainHash,
-      publicKey: fake.publicKey,
-      genesis: fake.genesis,
-      period: fake.period,
+      chain: fake.info,
       timeoutMs: 200,
       clock,
       timers: clock,

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ChannelPostsTable, Database } from '../store/schema.ts';
+import type { ChannelPostsTable, Database } from '../../store/schema.ts';
 
 export type ChannelPostRow = Selectable<ChannelPostsTable>;
 
@@ -19,6 +19,16 @@ export function createChannelPostRepository(db: Kysely<Database>) {
         .selectAll()
         .where('giveaway_id', '=', giveawayId)
         .executeTakeFirst();
+    },
+
+    /** Whether the giveaway has a post in a channel (published from the bot's /new). */
+    async exists(giveawayId: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('channel_posts')
+        .select('giveaway_id')
+        .where('giveaway_id', '=', giveawayId)
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     async sent(giveawayId: number, messageId: number, count: number): Promise<void> {

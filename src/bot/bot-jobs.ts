@@ -1,12 +1,11 @@
-import type { Kysely } from 'kysely';
 import type { NewJob } from '../jobs/job.repository.ts';
-import type { Database } from '../store/schema.ts';
-import type { DrawnEvent } from './draw/giveaway-draw.ts';
+import type { DrawnEvent } from './giveaway-port.ts';
 
 /**
- * The promises a giveaway's changes make to the Telegram bot, enqueued in the change's own
- * transaction when the bot runs, so a crash between the change and the message loses nothing.
- * The bot's handlers keep them (src/bot/notices, src/bot/posts).
+ * The jobs a giveaway's changes promise the Telegram bot, enqueued in the change's own
+ * transaction (src/bot/giveaway-promises.ts), so a crash between the change and the message
+ * loses nothing. The bot's handlers keep them (src/bot/notices, src/bot/posts). Kinds, keys and
+ * payloads are stored: they stay as they are, so rows already in a database are still handled.
  */
 
 /** A draw's winners are told (and the results posted): one job per draw. */
@@ -55,14 +54,4 @@ export function channelPostJob(publicId: string, payload: ChannelPostPayload, at
     payload,
     createdAt: at,
   };
-}
-
-/** Whether the giveaway has a post in a channel (published from the bot's /new). */
-export async function hasChannelPost(handle: Kysely<Database>, giveawayId: number): Promise<boolean> {
-  const row = await handle
-    .selectFrom('channel_posts')
-    .select('giveaway_id')
-    .where('giveaway_id', '=', giveawayId)
-    .executeTakeFirst();
-  return row !== undefined;
 }

@@ -1,13 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-
-/** What a verifier keeps per log: the key it pinned and the newest checkpoint it has seen. */
-export interface LogPin {
-  origin: string;
-  log_key: string;
-  checkpoint: string;
-}
+import type { LogPin } from '../../proof/log-gather.ts';
 
 /** `$XDG_STATE_HOME/tyche`, else `~/.local/state/tyche` (CONTRACT §8). */
 export function stateDir(env: Record<string, string | undefined>): string {

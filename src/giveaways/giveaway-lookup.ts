@@ -1,0 +1,93 @@
+import type { LogService } from '../log/log.service.ts';
+import type { Seal } from '../proof/v2-types.ts';
+import { AppError } from '../shared/errors.ts';
+import type { AnyCertificate, GiveawayRepository, GiveawayRow } from './core/giveaway.repository.ts';
+import { isCertificateId, isPublicId } from './core/ids.ts';
+import type { SealRepository } from './core/seal.repository.ts';
+import { type Giveaway, giveawayOf } from './results/giveaway.views.ts';
+
+export type JoinUrl = (publicId: string) => string;
+
+const notFound = () => new AppError('not_found', 'No giveaway has this id');
+
+/** The refusal for an entry that found the giveaway no longer active. */
+export function closed(status: string | undefined): AppError {
+  if (status === 'sealed') {
+    return new AppError(
+      'giveaway_sealed',
+      'Entries are closed: the entrant list is sealed and no entrant can be added',
+    );
+  }
+  return new AppError(
+    'giveaway_completed',
+    'This giveaway has been drawn and no longer accepts participants',
+  );
+}
+
+/**
+ * How the giveaway service finds a giveaway (with the API's and the bot's refusals alike) and
+ * shows it as the API does.
+ */
+export function createGiveawayLookup(deps: {
+  giveaways: Pick<GiveawayRepository, 'findByPublicId' | 'findCertificate'>;
+  seals: Pick<SealRepository, 'find'>;
+  transparency: Pick<LogService, 'indexOf'>;
+  publicBaseUrl: string;
+  /** Set when the Telegram bot runs: its `https://t.me/<bot>?start=g_<public_id>` link. */
+  joinUrl?: JoinUrl | undefined;
+}) {
+  const { giveaways, seals, transparency, publicBaseUrl } = deps;
+  let joinUrl = deps.joinUrl;
+
+  async function find(publicId: string): Promise<GiveawayRow> {
+    const row = isPublicId(publicId) ? await giveaways.findByPublicId(publicId) : undefined;
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async function certificateOf(id: string | null): Promise<AnyCertificate | undefined> {
+    if (id === null || !isCertificateId(id)) return undefined;
+    const row = await giveaways.findCertificate(id);
+    return row ? (JSON.parse(row.body) as AnyCertificate) : undefined;
+  }
+
+  async function sealOf(row: GiveawayRow): Promise<Seal | undefined> {
+    if (row.status === 'active' || row.draw_mode !== 'verifiable') return undefined;
+    const found = await seals.find(row.id);
+    return found ? (JSON.parse(found.body) as Seal) : undefined;
+  }
+
+  return {
+    find,
+    certificateOf,
+    sealOf,
+
+    /** Unknown → 404 whatever the id's form; another account's → 403. */
+    async owned(accountId: string, publicId: string): Promise<GiveawayRow> {
+      const row = await find(publicId);
+      if (row.account_id !== accountId)
+        throw new AppError('forbidden', 'This giveaway belongs to another account');
+      return row;
+    },
+
+    /** The giveaway as the API shows it; `known` is what the caller just wrote, not read again. */
+    async view(row: GiveawayRow, known: { seal?: Seal; sealLogIndex?: number } = {}): Promise<Giveaway> {
+      const seal = known.seal ?? (await sealOf(row));
+      return giveawayOf(row, {
+        joinUrl: joinUrl?.(row.public_id),
+        publicBaseUrl,
+        certificate: await certificateOf(row.certificate_id),
+        seal,
+        sealLogIndex: seal
+          ? (known.sealLogIndex ?? (await transparency.indexOf('seal', seal.seal_id)))
+          : null,
+      });
+    },
+
+    setJoinUrl(fn: JoinUrl | undefined): void {
+      joinUrl = fn;
+    },
+  };
+}
+
+export type GiveawayLookup = ReturnType<typeof createGiveawayLookup>;
