@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConfig } from '../src/config.ts';
+import { createGiveawayRepository } from '../src/giveaways/core/giveaway.repository.ts';
 import type { ParticipantRow } from '../src/giveaways/entrants/participant.repository.ts';
 import { createParticipantRepository } from '../src/giveaways/entrants/participant.repository.ts';
 import { newEntrantLeaf } from '../src/giveaways/entrants/participants.ts';
-import { createGiveawayRepository } from '../src/giveaways/giveaway.repository.ts';
 import { createServices, type Services } from '../src/services.ts';
 import { openStore, type Store } from '../src/store/store.ts';
 

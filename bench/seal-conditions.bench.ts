@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { silentLogger } from '../src/bot/bot-logger.ts';
 import { createTelegram, fetchBotInfo } from '../src/bot/telegram.setup.ts';
 import { createConfig } from '../src/config.ts';
+import { createGiveawayRepository } from '../src/giveaways/core/giveaway.repository.ts';
 import {
   createParticipantRepository,
   type ParticipantRow,
 } from '../src/giveaways/entrants/participant.repository.ts';
-import { createGiveawayRepository } from '../src/giveaways/giveaway.repository.ts';
 import { createJobRunner } from '../src/jobs/job-runner.ts';
 import { createServices } from '../src/services.ts';
 import { systemClock } from '../src/shared/clock.ts';

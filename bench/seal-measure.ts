@@ -9,13 +9,13 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createConfig } from '../src/config.ts';
+import { createGiveawayRepository } from '../src/giveaways/core/giveaway.repository.ts';
 import { buildEntrantTree, fastSha256 } from '../src/giveaways/entrants/entrant-tree.ts';
 import { createParticipantRepository } from '../src/giveaways/entrants/participant.repository.ts';
-import { createGiveawayRepository } from '../src/giveaways/giveaway.repository.ts';
 import { createJobRunner } from '../src/jobs/job-runner.ts';
 import { fromHex } from '../src/proof/hex.ts';
 import { verifyInclusion } from '../src/proof/merkle.ts';
-import { createDrandRounds } from '../src/randomness/sources/drand-rounds.ts';
+import { createDrandClient } from '../src/randomness/sources/drand-client.ts';
 import { createServices } from '../src/services.ts';
 import { openStore } from '../src/store/store.ts';
 import { createFakeClock } from '../test/helpers/fake-clock.ts';
@@ -96,7 +96,7 @@ async function measure(dataDir: string, publicId: string, key: string): Promise<
     if (sealed.value.status !== 'sealed' || !seal) throw new Error(`seal left ${sealed.value.status}`);
 
     const row = (await createGiveawayRepository(store.db).findByPublicId(publicId))!;
-    const rounds = createDrandRounds({ url: config.DRAND_URL, chain: config.DRAND_CHAIN });
+    const rounds = createDrandClient({ url: config.DRAND_URL, chain: config.DRAND_CHAIN });
     const drandLatest = await elapsed(() => rounds.latest());
     const participants = createParticipantRepository(store.db);
     const read = await elapsed(() => participants.leafHashesInOrder(row.id));

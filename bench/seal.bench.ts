@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConfig } from '../src/config.ts';
+import { createGiveawayRepository } from '../src/giveaways/core/giveaway.repository.ts';
 import {
   createParticipantRepository,
   type ParticipantRow,
 } from '../src/giveaways/entrants/participant.repository.ts';
-import { createGiveawayRepository } from '../src/giveaways/giveaway.repository.ts';
 import { createServices } from '../src/services.ts';
 import { openStore } from '../src/store/store.ts';
 import { participantAt } from './giveaways-setup.ts';

@@ -16,7 +16,7 @@ import { createOperationRepository } from './randomness/operation.repository.ts'
 import { createRandomService } from './randomness/random.service.ts';
 import { createRandomness, type RandomnessTuning } from './randomness/randomness.setup.ts';
 import { createResultSigning } from './randomness/result-signing.ts';
-import { createDrandRounds } from './randomness/sources/drand-rounds.ts';
+import { createDrandClient } from './randomness/sources/drand-client.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
 import { createSigner } from './signing/signer.ts';
 import { createSigningKeyRepository } from './signing/signing-key.repository.ts';
@@ -95,7 +95,7 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     budgetMs: config.TYCHE_TIME_BUDGET_MS,
     signing: createResultSigning({ db: store.db, operations, signer, clock }),
   });
-  const drand = createDrandRounds({ url: config.DRAND_URL, chain: config.DRAND_CHAIN });
+  const drand = createDrandClient({ url: config.DRAND_URL, chain: config.DRAND_CHAIN });
   const giveaways = createGiveawayService({
     ...createGiveawayStore(store.db, {
       transparency,

@@ -1,7 +1,7 @@
 import type { LogService } from '../log/log.service.ts';
 import type { Seal } from '../proof/v2-types.ts';
 import type { OperationContext, RandomService } from '../randomness/random.service.ts';
-import type { DrandRounds } from '../randomness/sources/drand-rounds.ts';
+import type { DrandClient } from '../randomness/sources/drand-client.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import type { Signer } from '../signing/signer.ts';
@@ -26,7 +26,7 @@ export interface ClosingDeps {
   signer: Signer;
   publicBaseUrl: string;
   owners: { ownerPseudonym(accountId: string, candidate: string): Promise<string> };
-  drand: DrandRounds;
+  drand: DrandClient;
   /** TYCHE_SEAL_DELAY_ROUNDS and TYCHE_DRAW_WAIT_MS. */
   delayRounds: number;
   drawWaitMs: number;

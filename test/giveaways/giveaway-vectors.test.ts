@@ -12,7 +12,7 @@ import { fromHex } from '../../src/proof/draw-v1.ts';
 import { verifyCertificate } from '../../src/proof/verifier.ts';
 import type { Operation, OperationContext } from '../../src/randomness/random.service.ts';
 import type { SourceName } from '../../src/randomness/source.ts';
-import { createDrandRounds } from '../../src/randomness/sources/drand-rounds.ts';
+import { createDrandClient } from '../../src/randomness/sources/drand-client.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 interface Vector {
@@ -90,7 +90,7 @@ describe('the service draws the published vectors', () => {
         signer: t.services.signer,
         publicBaseUrl: 'http://127.0.0.1:8080',
         owners: createAccountRepository(t.store.db),
-        drand: createDrandRounds({ url: 'http://127.0.0.1:9', chain: QUICKNET }),
+        drand: createDrandClient({ url: 'http://127.0.0.1:9', chain: QUICKNET }),
         drandRelay: 'http://127.0.0.1:9',
         delayRounds: 10,
         drawWaitMs: 0,

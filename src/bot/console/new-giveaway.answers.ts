@@ -4,7 +4,7 @@ import {
   ENDS_AT_MIN_AHEAD_MS,
   TITLE_MAX,
   WINNERS_MAX,
-} from '../../giveaways/giveaway-input.ts';
+} from '../../giveaways/core/giveaway-input.ts';
 import { isAppError } from '../../shared/errors.ts';
 
 /**

@@ -11,7 +11,7 @@ import {
 } from '../../proof/v2-types.ts';
 import type { OperationRepository } from '../../randomness/operation.repository.ts';
 import type { OperationContext } from '../../randomness/random.service.ts';
-import type { VerifiedRound } from '../../randomness/sources/drand-rounds.ts';
+import type { VerifiedRound } from '../../randomness/sources/drand-client.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
 import type { Signer } from '../../signing/signer.ts';

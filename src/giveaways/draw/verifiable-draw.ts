@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
 import type { OperationContext } from '../../randomness/random.service.ts';
-import type { DrandRounds, VerifiedRound } from '../../randomness/sources/drand-rounds.ts';
+import type { DrandClient, VerifiedRound } from '../../randomness/sources/drand-client.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { AppError } from '../../shared/errors.ts';
 import type { GiveawayRepository, GiveawayRow } from '../core/giveaway.repository.ts';
@@ -26,7 +26,7 @@ interface Deps {
    */
   beforeSeal?: (row: GiveawayRow) => Promise<'done' | 'more'>;
   drawer: SealedDrawer;
-  drand: DrandRounds;
+  drand: DrandClient;
   clock: Clock;
   /** TYCHE_DRAW_WAIT_MS: how long a draw call waits for the committed round before answering 202. */
   waitMs: number;

@@ -4,7 +4,7 @@ import { toHex } from '../../proof/hex.ts';
 import { SEAL_TYPE, type Seal, type SealBody } from '../../proof/v2-types.ts';
 import type { OperationContext } from '../../randomness/random.service.ts';
 import { SourceError } from '../../randomness/source.ts';
-import type { DrandRounds, VerifiedRound } from '../../randomness/sources/drand-rounds.ts';
+import type { DrandClient, VerifiedRound } from '../../randomness/sources/drand-client.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { AppError } from '../../shared/errors.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
@@ -63,7 +63,7 @@ export interface Sealed {
 interface Deps {
   uow: UnitOfWork<SealWrites>;
   owners: { ownerPseudonym(accountId: string, candidate: string): Promise<string> };
-  drand: DrandRounds;
+  drand: DrandClient;
   signer: Signer;
   clock: Clock;
   delayRounds: number;

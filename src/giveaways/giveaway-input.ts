@@ -1,2 +1,0 @@
-// The input rules live in core/; this path stays for rooms outside giveaways/ that import it.
-export * from './core/giveaway-input.ts';

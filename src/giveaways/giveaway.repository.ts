@@ -1,2 +1,0 @@
-// The giveaway rows live in core/; this path stays for rooms outside giveaways/ that import it.
-export * from './core/giveaway.repository.ts';
