@@ -35,7 +35,6 @@ export function createPollingRuntime(deps: RuntimeDeps & { lock: PollerLock }): 
   const sleep = deps.sleep ?? realSleep;
   const retryMs = deps.retryMs ?? 5_000;
   const stopping = new AbortController();
-  let loop: Promise<void> | undefined;
 
   lock.onLost(() => {
     bot.stop().catch(() => {});
@@ -68,18 +67,11 @@ export function createPollingRuntime(deps: RuntimeDeps & { lock: PollerLock }): 
     }
   }
 
-  return {
-    start() {
-      void publishCommands(bot, log);
-      loop ??= run();
-    },
-    async stop() {
-      stopping.abort();
-      if (bot.isRunning()) await withTimeout(bot.stop(), STOP_TIMEOUT_MS).catch(() => {});
-      await loop;
-      await lock.release().catch(() => {});
-    },
-  };
+  return backgroundRuntime(deps, stopping, run, async (loop) => {
+    if (bot.isRunning()) await withTimeout(bot.stop(), STOP_TIMEOUT_MS).catch(() => {});
+    await loop;
+    await lock.release().catch(() => {});
+  });
 }
 
 /**
@@ -91,7 +83,6 @@ export function createWebhookRuntime(deps: RuntimeDeps & { url: string; secret: 
   const sleep = deps.sleep ?? realSleep;
   const retryMs = deps.retryMs ?? 5_000;
   const stopping = new AbortController();
-  let loop: Promise<void> | undefined;
 
   async function register(): Promise<void> {
     for (let failures = 0; !stopping.signal.aborted; failures++) {
@@ -111,15 +102,32 @@ export function createWebhookRuntime(deps: RuntimeDeps & { url: string; secret: 
     }
   }
 
+  // The webhook stays registered: other processes (or this one, restarted) keep serving it.
+  return backgroundRuntime(deps, stopping, register, async (loop) => {
+    await loop;
+  });
+}
+
+/**
+ * The lifecycle of both modes: start() publishes the command menu and begins `work` once;
+ * stop() aborts `stopping`, then `windDown` ends what the mode holds and waits for `work`
+ * (undefined when the runtime was never started).
+ */
+function backgroundRuntime(
+  { bot, log }: RuntimeDeps,
+  stopping: AbortController,
+  work: () => Promise<void>,
+  windDown: (loop: Promise<void> | undefined) => Promise<void>,
+): BotRuntime {
+  let loop: Promise<void> | undefined;
   return {
     start() {
       void publishCommands(bot, log);
-      loop ??= register();
+      loop ??= work();
     },
-    // The webhook stays registered: other processes (or this one, restarted) keep serving it.
     async stop() {
       stopping.abort();
-      await loop;
+      await windDown(loop);
     },
   };
 }

@@ -1,13 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
-
-/** Where a user is in a dialogue of several messages: `/new`, or a join challenge. */
-export interface Conversation<D = Record<string, unknown>> {
-  kind: string;
-  step: string;
-  data: D;
-  updatedAt: number;
-}
+import type { Conversation } from './conversation-port.ts';
 
 /** A dialogue nobody answered for a day is over: its next message starts afresh. */
 export const CONVERSATION_TTL_MS = 86_400_000;

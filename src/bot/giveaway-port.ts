@@ -1,16 +1,14 @@
 import type { ChannelCondition } from '../giveaways/conditions/condition.repository.ts';
 import type { MembershipCheck } from '../giveaways/conditions/condition-check.ts';
+import type { ParticipantInput } from '../giveaways/entrants/participants.ts';
 import type { GiveawayService, JoinResult } from '../giveaways/giveaway.service.ts';
 
 /**
  * The parts of the giveaway service the bot uses, named here so the bot depends on a contract
  * and not on the service's module (the join tests pass an in-memory stand-in).
  */
-export interface JoiningParticipant {
-  telegram_id: number;
-  username?: string;
-  first_name?: string;
-}
+/** Who joins through the bot: the giveaway service's own entrant input. */
+export type JoiningParticipant = ParticipantInput;
 
 export interface DrawnWinner {
   telegram_id: number;

@@ -27,6 +27,10 @@ declare module 'fastify' {
 
 const TOUCH_INTERVAL_MS = 60_000;
 
+/** The account a request acts for, on a route inside `protectRoutes` (which set its principal). */
+export const accountOf = (request: { principal: { accountId: string } | null }): string =>
+  request.principal!.accountId;
+
 /**
  * Authentication, plan and daily limit for every route registered inside `scope`. It runs at
  * onRequest, before the body is read, so a refused request costs no parsing, and a request

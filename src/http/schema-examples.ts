@@ -14,10 +14,15 @@ const SEALED_AT = '2026-05-01T09:00:00.000Z';
 const DRAWN_AT = '2026-05-01T09:00:30.001Z';
 const KID = '90c7d303d762bff4';
 const ROOT = 'fbb1a4e5a5b0aa1cb1a2ee71c902e9d108f840324b905e774011fdc5d04596f9';
-const LEAF_BOB = '55d697c17cfd4a736e9060c44fc265cb553e8aa678c27010b127cb2e5e919e68';
-const LEAF_ALICE = 'f8c9851e96b9224c0ad6e9d7e328c88b0a80f7067a4a0092b31a2975736acd7a';
-const SALT_ALICE = '225e3c653717efab9c34d0ec3f7f3923';
-const SALT_BOB = 'c000c53e042a55e42fa611b99055fb82';
+/** Each entrant's salt and the leaf hash it gives, as every entrant-bearing answer shows them. */
+const BOB_LEAF = {
+  salt: 'c000c53e042a55e42fa611b99055fb82',
+  leaf_hash: '55d697c17cfd4a736e9060c44fc265cb553e8aa678c27010b127cb2e5e919e68',
+} as const;
+const ALICE_LEAF = {
+  salt: '225e3c653717efab9c34d0ec3f7f3923',
+  leaf_hash: 'f8c9851e96b9224c0ad6e9d7e328c88b0a80f7067a4a0092b31a2975736acd7a',
+} as const;
 const CHAIN_HASH = '52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971';
 
 export const SIGNATURE_EXAMPLE = {
@@ -132,8 +137,7 @@ export const ENTRANTS_EXAMPLE = {
       username: 'bob',
       first_name: null,
       joined_at: CREATED_AT,
-      salt: SALT_BOB,
-      leaf_hash: LEAF_BOB,
+      ...BOB_LEAF,
       index: 0,
     },
     {
@@ -141,8 +145,7 @@ export const ENTRANTS_EXAMPLE = {
       username: 'alice',
       first_name: 'Alice',
       joined_at: CREATED_AT,
-      salt: SALT_ALICE,
-      leaf_hash: LEAF_ALICE,
+      ...ALICE_LEAF,
       index: 1,
     },
   ],
@@ -152,7 +155,7 @@ export const ENTRANTS_EXAMPLE = {
 export const TICKET_EXAMPLE = {
   type: 'tyche-ticket-v2',
   giveaway: PUBLIC_ID,
-  leaf_hash: LEAF_ALICE,
+  leaf_hash: ALICE_LEAF.leaf_hash,
   joined_at: CREATED_AT,
   hash: '32dc7e3242825face92ec7f8aa028bffa2226d2a10a562d89cbaa13396286f9e',
   signature: {
@@ -161,14 +164,18 @@ export const TICKET_EXAMPLE = {
   },
 } as const;
 
-export const INCLUSION_PROOF_EXAMPLE = { index: 1, count: 2, root: ROOT, proof: [LEAF_BOB] } as const;
+export const INCLUSION_PROOF_EXAMPLE = {
+  index: 1,
+  count: 2,
+  root: ROOT,
+  proof: [BOB_LEAF.leaf_hash],
+} as const;
 
 export const RECEIPT_EXAMPLE = {
   giveaway: PUBLIC_ID,
   telegram_id: 123456789,
-  salt: SALT_ALICE,
-  leaf_hash: LEAF_ALICE,
-  receipt_url: `${EXAMPLE_BASE_URL}/g/${PUBLIC_ID}/receipt#123456789.${SALT_ALICE}`,
+  ...ALICE_LEAF,
+  receipt_url: `${EXAMPLE_BASE_URL}/g/${PUBLIC_ID}/receipt#123456789.${ALICE_LEAF.salt}`,
   ticket: TICKET_EXAMPLE,
   ...INCLUSION_PROOF_EXAMPLE,
   seal_id: SEAL_EXAMPLE.seal_id,
@@ -208,8 +215,8 @@ export const CERTIFICATE_V2_EXAMPLE = {
       '8d99bfed0de5a88b097dc46dbe5dcc79de2d6c4bfe9b6f3767eee3175d1051a979dec4ab05f190ef6dbce58b4dda9317',
   },
   seed: '3167b9686527f2d63d9bba7440f5015b495f66f2d2fa31680513bbebb3a783c6',
-  winners: [{ position: 1, index: 0, ...BOB, salt: SALT_BOB, leaf_hash: LEAF_BOB, proof: [LEAF_ALICE] }],
-  reserves: [{ position: 2, index: 1, ...ALICE, salt: SALT_ALICE, leaf_hash: LEAF_ALICE, proof: [LEAF_BOB] }],
+  winners: [{ position: 1, index: 0, ...BOB, ...BOB_LEAF, proof: [ALICE_LEAF.leaf_hash] }],
+  reserves: [{ position: 2, index: 1, ...ALICE, ...ALICE_LEAF, proof: [BOB_LEAF.leaf_hash] }],
   drawn_at: DRAWN_AT,
   hash: 'fb9475b36beb11cb643a00489d433c4f4084a8f81b588b9050251e8733db420d',
   signature: {

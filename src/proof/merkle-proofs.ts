@@ -3,7 +3,16 @@
 // stored subtrees answers in O(log n) reads; and consistency verification (§2.1.4.2).
 
 import type { Sha256 } from './digest.ts';
-import { checked, checkIndex, checkPacked, copyOf, HASH_BYTES, nodeHash, rootOfNodes } from './merkle.ts';
+import {
+  checked,
+  checkIndex,
+  checkPacked,
+  copyOf,
+  HASH_BYTES,
+  nodeHash,
+  pathStep,
+  rootOfNodes,
+} from './merkle.ts';
 
 /** MTH(D[start:end]) for the ranges the RFC 9162 recursions visit: a store answers from its stored subtrees. */
 export type RangeHash = (start: number, end: number) => Uint8Array;
@@ -146,20 +155,15 @@ export function verifyConsistency(
   for (let i = 1; i < path.length; i++) {
     const c = path[i];
     if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
+    const step = pathStep(fn, sn);
+    if (step.left) {
       fr = nodeHash(c, fr, sha256);
       sr = nodeHash(c, sr, sha256);
-      if (fn % 2 === 0) {
-        while (fn % 2 === 0 && fn !== 0) {
-          fn = Math.floor(fn / 2);
-          sn = Math.floor(sn / 2);
-        }
-      }
     } else {
       sr = nodeHash(sr, c, sha256);
     }
-    fn = Math.floor(fn / 2);
-    sn = Math.floor(sn / 2);
+    fn = step.fn;
+    sn = step.sn;
   }
   // 7.
   return sn === 0 && sameHash(fr, firstRoot) && sameHash(sr, secondRoot);

@@ -210,6 +210,22 @@ export function inclusionProof(
   return [...inside.path, ...above];
 }
 
+/**
+ * One step up an RFC 9162 proof path (§2.1.3.2 step 3, §2.1.4.2 step 6) from node `fn` of a level
+ * whose last node is `sn`: whether the next path hash is the node's left sibling, and `fn`, `sn`
+ * on the level of the parent that hash makes (past the levels where the node has no right sibling).
+ */
+export function pathStep(fn: number, sn: number): { left: boolean; fn: number; sn: number } {
+  const left = fn % 2 === 1 || fn === sn;
+  if (left) {
+    while (fn % 2 === 0 && fn !== 0) {
+      fn = Math.floor(fn / 2);
+      sn = Math.floor(sn / 2);
+    }
+  }
+  return { left, fn: Math.floor(fn / 2), sn: Math.floor(sn / 2) };
+}
+
 /** RFC 9162 §2.1.3.2, step by step. */
 export function verifyInclusion(
   leaf: Uint8Array,
@@ -226,17 +242,10 @@ export function verifyInclusion(
   let r = leaf;
   for (const p of proof) {
     if (p.length !== HASH_BYTES || sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      r = nodeHash(p, r, sha256);
-      while (fn % 2 === 0 && fn !== 0) {
-        fn = Math.floor(fn / 2);
-        sn = Math.floor(sn / 2);
-      }
-    } else {
-      r = nodeHash(r, p, sha256);
-    }
-    fn = Math.floor(fn / 2);
-    sn = Math.floor(sn / 2);
+    const step = pathStep(fn, sn);
+    r = step.left ? nodeHash(p, r, sha256) : nodeHash(r, p, sha256);
+    fn = step.fn;
+    sn = step.sn;
   }
   if (sn !== 0) return false;
   for (let i = 0; i < HASH_BYTES; i++) if (r[i] !== root[i]) return false;

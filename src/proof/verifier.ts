@@ -11,13 +11,7 @@ import { type Check, isRecord, OPERATOR_TRUST_LABEL, type Report, report } from 
 import { objectHashProblem, objectSignatureProblem } from './signed-object.ts';
 import { ALGORITHM_V2, type DrandChainInfo, SEAL_TYPE, type Seal } from './v2-types.ts';
 import { type Outcome, type ReceiptInput, verifyReceiptV2 } from './verify-receipt.ts';
-import {
-  checkOf,
-  sealBeaconChecks,
-  sealFormatProblem,
-  sealHashCheck,
-  sealSignatureCheck,
-} from './verify-seal.ts';
+import { checkOf, sealBeaconChecks, sealFormatProblem, sealOwnChecks } from './verify-seal.ts';
 import { type CertificateV1, contentChecksV1, formatCheckV1, V1_LABELS } from './verify-v1.ts';
 import { verifyCertificateV2 } from './verify-v2.ts';
 
@@ -108,7 +102,7 @@ export async function verifySeal(input: {
   try {
     const problem = sealFormatProblem(seal);
     const checks: Check[] = [checkOf('format', problem, `readable as ${SEAL_TYPE}`)];
-    if (isRecord(seal)) checks.push(sealHashCheck(seal, sha256), sealSignatureCheck(seal, keys));
+    if (isRecord(seal)) checks.push(...sealOwnChecks(seal, sha256, keys));
     if (problem === null) checks.push(...sealBeaconChecks(seal as Seal, input.chains).checks);
     return report(SEAL_TYPE, 'public', checks);
   } catch (error) {

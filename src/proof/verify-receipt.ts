@@ -16,14 +16,7 @@ import {
   type InclusionProof,
   type Seal,
 } from './v2-types.ts';
-import {
-  checkOf,
-  sealBeaconChecks,
-  sealFormatProblem,
-  sealHashCheck,
-  sealSignatureCheck,
-  V2_LABELS,
-} from './verify-seal.ts';
+import { checkOf, sealBeaconChecks, sealFormatProblem, sealOwnChecks, V2_LABELS } from './verify-seal.ts';
 import { verifyCertificateV2 } from './verify-v2.ts';
 
 /** An entrant's code and place in the sealed list, as a receipt carries them. */
@@ -145,7 +138,7 @@ export function verifyReceiptV2(input: VerifyReceiptInput): Report & { outcome?:
   const { receipt, seal, keys, sha256 } = input;
   const problem = sealFormatProblem(seal) ?? receiptProblem(receipt);
   const checks: Check[] = [checkOf('format', problem, 'a readable receipt and tyche-seal-v2')];
-  if (isRecord(seal)) checks.push(sealHashCheck(seal, sha256), sealSignatureCheck(seal, keys));
+  if (isRecord(seal)) checks.push(...sealOwnChecks(seal, sha256, keys));
   if (problem !== null) return report(ALGORITHM_V2, 'public', checks);
   const s = seal as Seal;
   checks.push(...sealBeaconChecks(s, input.chains).checks);

@@ -79,17 +79,13 @@ export function chainName(chain: DrandChainInfo): string {
   return chain.hash === QUICKNET.hash ? 'quicknet (built in)' : `the given chain ${chain.hash}`;
 }
 
-export function sealHashCheck(seal: unknown, sha256: Sha256): Check {
-  return checkOf(
-    'seal-hash',
-    objectHashProblem(seal, sha256),
-    `SHA-256 of the seal's canonical JSON is its hash`,
-  );
-}
-
-export function sealSignatureCheck(seal: unknown, keys: unknown): Check {
-  const kid = isRecord(seal) && isRecord(seal.signature) ? String(seal.signature.kid) : '';
-  return checkOf('seal-signature', objectSignatureProblem(seal, keys), `valid, by published key ${kid}`);
+/** The seal's own hash and its signature by a published key: the lines every seal-bearing report opens with. */
+export function sealOwnChecks(seal: Record<string, unknown>, sha256: Sha256, keys: unknown): Check[] {
+  const kid = isRecord(seal.signature) ? String(seal.signature.kid) : '';
+  return [
+    checkOf('seal-hash', objectHashProblem(seal, sha256), `SHA-256 of the seal's canonical JSON is its hash`),
+    checkOf('seal-signature', objectSignatureProblem(seal, keys), `valid, by published key ${kid}`),
+  ];
 }
 
 /**

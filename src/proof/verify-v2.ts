@@ -11,14 +11,7 @@ import { treeSummary, verifyInclusion } from './merkle.ts';
 import { type Check, guarded, HEX32, isCount, isRecord, type Report, report, shortList } from './report.ts';
 import { objectHashProblem, objectSignatureProblem } from './signed-object.ts';
 import { ALGORITHM_V2, type CertificateV2, type DrandChainInfo, type EntrantWinner } from './v2-types.ts';
-import {
-  checkOf,
-  sealBeaconChecks,
-  sealFormatProblem,
-  sealHashCheck,
-  sealSignatureCheck,
-  V2_LABELS,
-} from './verify-seal.ts';
+import { checkOf, sealBeaconChecks, sealFormatProblem, sealOwnChecks, V2_LABELS } from './verify-seal.ts';
 
 export interface VerifyV2Input {
   certificate: unknown;
@@ -200,9 +193,7 @@ export function verifyCertificateV2(input: VerifyV2Input): Report {
   const problem = formatProblemV2(certificate);
   const checks: Check[] = [checkOf('format', problem, `readable as ${ALGORITHM_V2}`)];
   const record = isRecord(certificate) ? certificate : undefined;
-  if (record && isRecord(record.seal)) {
-    checks.push(sealHashCheck(record.seal, sha256), sealSignatureCheck(record.seal, keys));
-  }
+  if (record && isRecord(record.seal)) checks.push(...sealOwnChecks(record.seal, sha256, keys));
   if (problem === null) checks.push(...drawChecks(input, certificate as CertificateV2));
   if (record) {
     const kid = isRecord(record.signature) ? String(record.signature.kid) : '';

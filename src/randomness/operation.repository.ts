@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import { insertInChunks } from '../store/chunked-insert.ts';
 import type { Slot } from '../store/prepared-query.ts';
 import { prepareBatchedWrite, prepareQuery } from '../store/prepared-query.ts';
 import type { Database, OperationsTable } from '../store/schema.ts';
@@ -53,12 +54,7 @@ export function createOperationRepository(db: Kysely<Database>) {
     },
 
     async insertMany(rows: OperationRow[], trx: Kysely<Database> = db): Promise<void> {
-      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-        await trx
-          .insertInto('operations')
-          .values(rows.slice(i, i + ROWS_PER_INSERT))
-          .execute();
-      }
+      await insertInChunks(trx, 'operations', rows, ROWS_PER_INSERT);
     },
 
     /** The record naming the operation `id`, with the operation's index in it. */

@@ -3,7 +3,6 @@ import type { Database, SigningKeysTable } from '../store/schema.ts';
 import { atomically } from '../store/unit-of-work.ts';
 
 export type SigningKeyRow = Selectable<SigningKeysTable>;
-type KeyOrigin = 'generated' | 'configured';
 
 /**
  * A generated key replaced by `tyche signing-key rotate` but not retired yet: it signs nothing

@@ -122,13 +122,17 @@ export interface GiveawaysTable {
   join_challenge: Generated<number>;
 }
 
-export interface ParticipantsTable {
+/** An entrant's row as joined; an excluded entrant keeps these columns when the seal moves it out. */
+interface EntrantColumns {
   giveaway_id: number;
   telegram_id: number;
   entry_number: number;
   username: string | null;
   first_name: string | null;
   joined_at: number;
+}
+
+export interface ParticipantsTable extends EntrantColumns {
   /** 16 bytes, hex; null only for a row whose id the migration could not hash. */
   salt: string | null;
   leaf_hash: string | null;
@@ -267,13 +271,7 @@ export interface ConditionFailuresTable {
   checked_at: number;
 }
 
-export interface ExcludedEntrantsTable {
-  giveaway_id: number;
-  telegram_id: number;
-  entry_number: number;
-  username: string | null;
-  first_name: string | null;
-  joined_at: number;
+export interface ExcludedEntrantsTable extends EntrantColumns {
   reason: string;
   excluded_at: number;
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { insertInChunks } from '../store/chunked-insert.ts';
 import type { Database } from '../store/schema.ts';
 import type { WebhookEvent } from './webhook-events.ts';
 
@@ -24,18 +25,8 @@ export function createOutboxRepository(handle: Kysely<Database>) {
 
     /** Messages, then their deliveries, in as few statements as the parameter limits allow. */
     async insert(messages: readonly MessageRow[], deliveries: readonly NewDelivery[]): Promise<void> {
-      for (let i = 0; i < messages.length; i += CHUNK) {
-        await handle
-          .insertInto('webhook_messages')
-          .values(messages.slice(i, i + CHUNK))
-          .execute();
-      }
-      for (let i = 0; i < deliveries.length; i += CHUNK) {
-        await handle
-          .insertInto('webhook_deliveries')
-          .values(deliveries.slice(i, i + CHUNK))
-          .execute();
-      }
+      await insertInChunks(handle, 'webhook_messages', messages, CHUNK);
+      await insertInChunks(handle, 'webhook_deliveries', deliveries, CHUNK);
     },
   };
 }

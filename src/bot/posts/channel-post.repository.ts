@@ -5,6 +5,14 @@ export type ChannelPostRow = Selectable<ChannelPostsTable>;
 
 /** A giveaway's post in a Telegram channel: where it is, once sent, and the count it shows. */
 export function createChannelPostRepository(db: Kysely<Database>) {
+  async function find(giveawayId: number): Promise<ChannelPostRow | undefined> {
+    return db
+      .selectFrom('channel_posts')
+      .selectAll()
+      .where('giveaway_id', '=', giveawayId)
+      .executeTakeFirst();
+  }
+
   return {
     async insert(giveawayId: number, chatId: number, language: string, at: number): Promise<void> {
       await db
@@ -13,22 +21,11 @@ export function createChannelPostRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    async find(giveawayId: number): Promise<ChannelPostRow | undefined> {
-      return db
-        .selectFrom('channel_posts')
-        .selectAll()
-        .where('giveaway_id', '=', giveawayId)
-        .executeTakeFirst();
-    },
+    find,
 
     /** Whether the giveaway has a post in a channel (published from the bot's /new). */
     async exists(giveawayId: number): Promise<boolean> {
-      const row = await db
-        .selectFrom('channel_posts')
-        .select('giveaway_id')
-        .where('giveaway_id', '=', giveawayId)
-        .executeTakeFirst();
-      return row !== undefined;
+      return (await find(giveawayId)) !== undefined;
     },
 
     async sent(giveawayId: number, messageId: number, count: number): Promise<void> {

@@ -9,7 +9,6 @@ import {
   type EntrantWinner,
   type Seal,
 } from '../../proof/v2-types.ts';
-import type { OperationRepository } from '../../randomness/operation.repository.ts';
 import type { OperationContext } from '../../randomness/random.service.ts';
 import type { VerifiedRound } from '../../randomness/sources/drand-client.ts';
 import type { Clock } from '../../shared/clock.ts';
@@ -17,12 +16,11 @@ import { sealCertificate } from '../../signing/certificate-crypto.ts';
 import type { Signer } from '../../signing/signer.ts';
 import type { UnitOfWork } from '../../store/unit-of-work.ts';
 import type { GiveawayRepository } from '../core/giveaway.repository.ts';
-import type { GiveawayPromises } from '../core/giveaway-promises.ts';
 import { newCertificateId } from '../core/ids.ts';
-import type { LogAppend } from '../core/log-append.ts';
 import type { SealRow } from '../core/seal.repository.ts';
 import { createEntrantProofs, fastSha256 } from '../entrants/entrant-tree.ts';
 import type { ParticipantRepository } from '../entrants/participant.repository.ts';
+import type { DrawWrites } from './draw-writes.ts';
 
 /**
  * The operation id of a v2 draw, derived from its certificate id (a UUIDv8 of its SHA-256), so
@@ -37,13 +35,7 @@ export function drawRequestId(certificateId: string): string {
 }
 
 /** What a sealed draw writes, bound to its transaction. */
-export interface SealedDrawWrites {
-  giveaways: Pick<GiveawayRepository, 'complete' | 'insertCertificate'>;
-  participants: ParticipantRepository;
-  operations: Pick<OperationRepository, 'insertMany'>;
-  log: LogAppend;
-  promises: Pick<GiveawayPromises, 'drawn'>;
-}
+export type SealedDrawWrites = DrawWrites<ParticipantRepository>;
 
 interface Deps {
   uow: UnitOfWork<SealedDrawWrites>;

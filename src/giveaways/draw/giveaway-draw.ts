@@ -1,5 +1,4 @@
 import { runDraw } from '../../proof/draw-v1.ts';
-import type { OperationRepository } from '../../randomness/operation.repository.ts';
 import type { OperationContext, RandomService } from '../../randomness/random.service.ts';
 import type { SourceName } from '../../randomness/source.ts';
 import type { Clock } from '../../shared/clock.ts';
@@ -7,21 +6,14 @@ import { AppError } from '../../shared/errors.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
 import type { Signer } from '../../signing/signer.ts';
 import type { UnitOfWork } from '../../store/unit-of-work.ts';
-import type { GiveawayRepository, GiveawayRow } from '../core/giveaway.repository.ts';
-import type { GiveawayPromises } from '../core/giveaway-promises.ts';
+import type { GiveawayRow } from '../core/giveaway.repository.ts';
 import { newCertificateId } from '../core/ids.ts';
-import type { LogAppend } from '../core/log-append.ts';
 import type { ParticipantRepository } from '../entrants/participant.repository.ts';
 import { type Certificate, certificateBody, R_BYTES, randomnessOf, sha256 } from './certificate.ts';
+import type { DrawWrites } from './draw-writes.ts';
 
 /** What an instant draw writes, bound to its transaction. */
-export interface InstantDrawWrites {
-  giveaways: Pick<GiveawayRepository, 'complete' | 'insertCertificate'>;
-  participants: Pick<ParticipantRepository, 'canonicalIds' | 'usernames'>;
-  operations: Pick<OperationRepository, 'insertMany'>;
-  log: LogAppend;
-  promises: Pick<GiveawayPromises, 'drawn'>;
-}
+export type InstantDrawWrites = DrawWrites<Pick<ParticipantRepository, 'canonicalIds' | 'usernames'>>;
 
 interface Deps {
   uow: UnitOfWork<InstantDrawWrites>;

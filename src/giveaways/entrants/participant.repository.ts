@@ -6,6 +6,7 @@ import {
   type SelectQueryBuilder,
   sql,
 } from 'kysely';
+import { insertInChunks } from '../../store/chunked-insert.ts';
 import type { Database, ParticipantsTable } from '../../store/schema.ts';
 
 export type ParticipantRow = Selectable<ParticipantsTable>;
@@ -213,12 +214,7 @@ export function createParticipantRepository(db: Kysely<Database>) {
     },
 
     async insertMany(rows: ParticipantRow[], trx: Kysely<Database> = db): Promise<void> {
-      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-        await trx
-          .insertInto('participants')
-          .values(rows.slice(i, i + ROWS_PER_INSERT))
-          .execute();
-      }
+      await insertInChunks(trx, 'participants', rows, ROWS_PER_INSERT);
     },
 
     /** Entry numbers of those of `telegramIds` that already joined. */

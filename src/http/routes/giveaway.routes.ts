@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { GiveawayService } from '../../giveaways/giveaway.service.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
+import { accountOf } from '../auth.ts';
 import { errorResponses, PROTECTED_ERRORS } from '../schemas.ts';
 import {
   CreateBodySchema,
@@ -40,7 +41,6 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
   { giveaways },
 ) => {
   const common = { tags: ['giveaways'], security: [{ bearer: [] }] };
-  const accountOf = (request: { principal: { accountId: string } | null }) => request.principal!.accountId;
 
   app.get(
     '/giveaways',

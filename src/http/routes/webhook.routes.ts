@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ErrorCode } from '../../shared/errors.ts';
 import type { WebhookService } from '../../webhooks/webhook.service.ts';
+import { accountOf } from '../auth.ts';
 import { errorResponses, PROTECTED_ERRORS } from '../schemas.ts';
 import {
   AttemptsSchema,
@@ -36,7 +37,6 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
   { webhooks },
 ) => {
   const common = { tags: ['webhooks'], security: [{ bearer: [] }] };
-  const accountOf = (request: { principal: { accountId: string } | null }) => request.principal!.accountId;
 
   app.post(
     '/webhooks',

@@ -1,24 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { type Clock, type RandomSource, type SourceBatch, SourceError, systemClock } from '../source.ts';
-import type { Timers } from '../timers.ts';
-import { assertTimeout, type FetchFn, fetchJson, readFields } from './http-json.ts';
+import { assertTimeout, fetchSourceJson, type HttpSourceOptions, readFields } from './http-json.ts';
 
 export const ANU_KEYLESS_URL = 'https://qrng.anu.edu.au/API/jsonI.php';
 export const ANU_KEYED_URL = 'https://api.quantumnumbers.anu.edu.au';
 /** Both ANU endpoints cap `length` at 1024. */
 export const ANU_MAX_LENGTH = 1024;
 
-export interface AnuSourceOptions {
+export interface AnuSourceOptions extends HttpSourceOptions {
   /** Defaults to the keyed endpoint when `apiKey` is set, else the keyless one. */
   url?: string;
   apiKey?: string;
-  timeoutMs: number;
   /** Bytes per call, 1–1024; default 1024 (one call a minute is all keyless ANU allows). */
   length?: number;
   clock?: Clock;
-  /** Runs the timeout; Node's timers by default. */
-  timers?: Timers;
-  fetch?: FetchFn;
 }
 
 export function createAnuSource(options: AnuSourceOptions): RandomSource {
@@ -36,15 +31,7 @@ export function createAnuSource(options: AnuSourceOptions): RandomSource {
     name: 'anu',
     kind: 'private',
     async fetch(signal?: AbortSignal): Promise<SourceBatch> {
-      const body = await fetchJson({
-        source: 'anu',
-        url,
-        timeoutMs,
-        fetch: options.fetch,
-        timers: options.timers,
-        headers,
-        signal,
-      });
+      const body = await fetchSourceJson(options, { source: 'anu', url, headers, signal });
       const bytes = parseAnuUint8(body, length);
       const fetchedAt = clock.now();
       // ANU gives no identifier for a batch, so we mint one; the caller records fetchedAt with it.

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { beaconProblem } from '../../proof/drand.ts';
 import type { DrandChainInfo } from '../../proof/v2-types.ts';
 import { SourceError } from '../source.ts';
-import type { Timers } from '../timers.ts';
-import { type FetchFn, fetchJson, readFields } from './http-json.ts';
+import { fetchSourceJson, type HttpSourceOptions, readFields } from './http-json.ts';
 
 export const DRAND_URL = 'https://api.drand.sh';
 
@@ -46,26 +45,17 @@ export function checkRound(chain: DrandChainInfo, beacon: VerifiedRound): void {
  * chain. The randomness source asks it for the newest round; verifiable draws ask it for the
  * round they committed to, and wait for it whatever happens to the relay.
  */
-export function createDrandClient(options: {
-  url: string;
-  chain: Readonly<DrandChainInfo>;
-  timeoutMs?: number;
-  fetch?: FetchFn;
-  /** Runs the timeout; Node's timers by default. */
-  timers?: Timers;
-}): DrandClient {
+export function createDrandClient(
+  options: Partial<HttpSourceOptions> & { url: string; chain: Readonly<DrandChainInfo> },
+): DrandClient {
   const { chain, timeoutMs = 5000 } = options;
   const base = `${options.url.replace(/\/+$/, '')}/${chain.hash}/public/`;
 
   async function get(path: string, signal?: AbortSignal): Promise<VerifiedRound> {
-    const body = await fetchJson({
-      source: 'drand',
-      url: base + path,
-      timeoutMs,
-      fetch: options.fetch,
-      timers: options.timers,
-      signal,
-    });
+    const body = await fetchSourceJson(
+      { ...options, timeoutMs },
+      { source: 'drand', url: base + path, signal },
+    );
     const beacon = readRound(body);
     checkRound(chain, beacon);
     return beacon;

@@ -4,9 +4,8 @@ import { roundOf, roundTimeMs } from '../../proof/draw-v2.ts';
 import { fromHex } from '../../proof/hex.ts';
 import type { DrandChainInfo } from '../../proof/v2-types.ts';
 import { type Clock, type RandomSource, type SourceBatch, SourceError, systemClock } from '../source.ts';
-import type { Timers } from '../timers.ts';
 import { checkRound, createDrandClient, DRAND_URL, readRound } from './drand-client.ts';
-import { assertTimeout, type FetchFn } from './http-json.ts';
+import { assertTimeout, type HttpSourceOptions } from './http-json.ts';
 
 export { DRAND_DST } from '../../proof/drand.ts';
 export { DRAND_URL } from './drand-client.ts';
@@ -40,14 +39,10 @@ const sha256 = (data: Uint8Array): Uint8Array => createHash('sha256').update(dat
  * to say the same: all four or none; given, they win over `chain` (the test helpers point a
  * configured source at their fake chain this way).
  */
-export interface DrandSourceOptions extends Partial<DrandChain> {
+export interface DrandSourceOptions extends Partial<DrandChain>, HttpSourceOptions {
   chain?: Readonly<DrandChainInfo>;
   url?: string;
-  timeoutMs: number;
   clock?: Clock;
-  /** Runs the timeout; Node's timers by default. */
-  timers?: Timers;
-  fetch?: FetchFn;
 }
 
 export interface DrandBeacon {

@@ -3,15 +3,19 @@ import { systemTimers, type Timers } from '../timers.ts';
 
 export type FetchFn = typeof globalThis.fetch;
 
-export interface JsonRequest {
-  source: SourceName;
-  url: string | URL;
+/** How an HTTP source reaches its upstream; every such source's options carry these. */
+export interface HttpSourceOptions {
   timeoutMs: number;
   fetch?: FetchFn;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
   /** What runs the timeout; Node's timers unless a test drives them. */
   timers?: Timers;
+}
+
+export interface JsonRequest extends HttpSourceOptions {
+  source: SourceName;
+  url: string | URL;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
 }
 
 // Real bodies are a few KiB (ANU 1024 uint8 ≈ 4 KiB, a NIST pulse ≈ 3.6 KiB); anything far larger is
@@ -65,6 +69,14 @@ export async function fetchJson(req: JsonRequest): Promise<unknown> {
   } catch (err) {
     throw new SourceError(req.source, `response is not JSON: ${snippet(text)}`, { cause: err });
   }
+}
+
+/** fetchJson with the timeout, fetch and timers a source was configured with. */
+export function fetchSourceJson(
+  options: HttpSourceOptions,
+  req: Omit<JsonRequest, keyof HttpSourceOptions>,
+): Promise<unknown> {
+  return fetchJson({ timeoutMs: options.timeoutMs, fetch: options.fetch, timers: options.timers, ...req });
 }
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

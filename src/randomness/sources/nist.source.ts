@@ -1,20 +1,15 @@
 import { createHash, verify, X509Certificate } from 'node:crypto';
 import { type Clock, type RandomSource, type SourceBatch, SourceError, systemClock } from '../source.ts';
-import type { Timers } from '../timers.ts';
-import { assertTimeout, type FetchFn, fetchJson, readFields } from './http-json.ts';
+import { assertTimeout, fetchSourceJson, type HttpSourceOptions, readFields } from './http-json.ts';
 
 export const NIST_BEACON_URL = 'https://beacon.nist.gov/beacon/2.0';
 /** CONTRACT §4: a pulse serves operations for at most two periods after its timeStamp. */
 export const NIST_FRESH_PERIODS = 2;
 
-export interface NistSourceOptions {
+export interface NistSourceOptions extends HttpSourceOptions {
   /** Beacon base; the client GETs `<url>/pulse/last`. */
   url?: string;
-  timeoutMs: number;
   clock?: Clock;
-  /** Runs the timeout; Node's timers by default. */
-  timers?: Timers;
-  fetch?: FetchFn;
   /**
    * PEM of the beacon's signing certificate (`<url>/certificate/<certificateId>`). When given, a
    * pulse must name this certificate and carry a valid RSA signature by it; without it only the
@@ -55,14 +50,7 @@ export function createNistSource(options: NistSourceOptions): RandomSource {
     name: 'nist',
     kind: 'beacon',
     async fetch(signal?: AbortSignal): Promise<SourceBatch> {
-      const body = await fetchJson({
-        source: 'nist',
-        url,
-        timeoutMs,
-        fetch: options.fetch,
-        timers: options.timers,
-        signal,
-      });
+      const body = await fetchSourceJson(options, { source: 'nist', url, signal });
       const pulse = parseNistPulse(body);
       const serialization = serializeNistPulse(pulse);
       checkNistIntegrity(pulse, serialization);
