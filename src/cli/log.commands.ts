@@ -166,7 +166,7 @@ export async function auditLog(
   say(
     monitor.length === 0,
     monitor.length === 0
-      ? 'Monitoring: no giveaway sealed twice, no owner sealing twice on one round'
+      ? 'Monitoring: no giveaway sealed twice, no owner sealing twice on one round, no list sealed by several owners on one round'
       : `Monitoring: ${monitor.length} finding${monitor.length === 1 ? '' : 's'}`,
   );
   for (const f of monitor) lines.push(`    ${f.message}`);

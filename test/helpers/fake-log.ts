@@ -79,11 +79,23 @@ export function fakeLog(origin: string, logKey: SigningKey, logSeed: Uint8Array)
       });
       this.push('key', key.kid, sealCertificate(body, logKey));
     },
-    seal(key: SigningKey, id: string, publicId: string, owner: string, round: number) {
+    seal(
+      key: SigningKey,
+      id: string,
+      publicId: string,
+      owner: string,
+      round: number,
+      shown: { title?: string; entrants?: { count: number; root: string } } = {},
+    ) {
       const body = {
         type: 'tyche-seal-v2',
         seal_id: id,
-        giveaway: { public_id: publicId, owner },
+        giveaway: {
+          public_id: publicId,
+          owner,
+          ...(shown.title === undefined ? {} : { title: shown.title }),
+        },
+        ...(shown.entrants ? { entrants: shown.entrants } : {}),
         beacon: { round },
       };
       const sealed = sealCertificate(body, key);

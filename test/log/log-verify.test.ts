@@ -292,6 +292,38 @@ describe('tyche log verify on a log that lies', () => {
     assert.equal((await tyche(['log', 'verify', `${url}/log/`], env)).code, 0, 'the log URL form works too');
   });
 
+  test('one list sealed under several owners on one round is reported by root, count and title', async () => {
+    const { log, url } = await honestLog();
+    const env = stateEnv();
+    const list = { count: 7, root: 'ab'.repeat(32) };
+    log.seal(signer, 's_clone_a', 'GA', 'owner_a', 500, { title: 'iPhone', entrants: list });
+    log.seal(signer, 's_clone_b', 'GB', 'owner_b', 500, { title: 'iPhone', entrants: list });
+    log.seal(signer, 's_other', 'GC', 'owner_c', 500, {
+      title: 'Car',
+      entrants: { count: 3, root: 'cd'.repeat(32) },
+    });
+    log.seal(signer, 's_later', 'GD', 'owner_d', 501, { title: 'iPhone', entrants: list });
+    const res = await tyche(['log', 'verify', url], env);
+    assert.equal(res.code, 1, res.out);
+    assert.match(res.out, /✓ Entries: /);
+    assert.match(res.out, /✗ Monitoring: 3 findings/);
+    const pair = String.raw`GA \(owner owner_a\), GB \(owner owner_b\)`;
+    assert.match(
+      res.out,
+      new RegExp(
+        `different owners on drand round 500 share their entrant root "${list.root}": ${pair}$`,
+        'm',
+      ),
+    );
+    assert.match(res.out, new RegExp(`drand round 500 share their entrant count 7: ${pair}$`, 'm'));
+    assert.match(res.out, new RegExp(`drand round 500 share their title "iPhone": ${pair}$`, 'm'));
+    assert.doesNotMatch(
+      res.out,
+      /GC|GD/,
+      'another list on the round, or the same list on another round, is not a clone',
+    );
+  });
+
   test('a log that cannot be read exits 3', async () => {
     const { log, url } = await honestLog();
     await log.close();

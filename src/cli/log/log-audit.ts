@@ -33,6 +33,22 @@ export interface AuditFinding {
   message: string;
 }
 
+/** What a seal shows a monitor comparing giveaways that wait for the same round. */
+interface SealSighting {
+  publicId: string;
+  owner: string;
+  root: unknown;
+  count: unknown;
+  title: unknown;
+}
+
+/** What two giveaways of different owners on one round must not share (a clone kept for its best outcome). */
+const CLONE_SIGNS = [
+  { name: 'entrant root', of: (s: SealSighting) => s.root },
+  { name: 'entrant count', of: (s: SealSighting) => s.count },
+  { name: 'title', of: (s: SealSighting) => s.title },
+] as const;
+
 interface KeyState {
   publicKey: Uint8Array;
   retired: boolean;
@@ -43,7 +59,9 @@ interface KeyState {
  * entry is canonical JSON of the kind and id the log names; key entries are signed by the log key;
  * every seal and certificate is hashed and signed by a key announced earlier in the log and not
  * retired before it; a v2 certificate draws from a seal the log holds. Alongside, it tallies what
- * a monitor reports: an owner sealing more than once on one round, a giveaway sealed twice.
+ * a monitor reports: an owner sealing more than once on one round, a giveaway sealed twice, and
+ * giveaways of different owners on one round whose entrant roots, counts or titles coincide — the
+ * trace of one list sealed under several accounts to keep whichever draw turns out best.
  */
 export function createLogAuditor(logPublicKey: Uint8Array) {
   const leaves: Uint8Array[] = [];
@@ -51,6 +69,7 @@ export function createLogAuditor(logPublicKey: Uint8Array) {
   const sealHashes = new Map<string, string>();
   const sealsByGiveaway = new Map<string, string[]>();
   const sealsByOwnerRound = new Map<string, string[]>();
+  const sealsByRound = new Map<string, SealSighting[]>();
   const findings: AuditFinding[] = [];
   const broken = (index: number, message: string) => findings.push({ severity: 'entry', index, message });
 
@@ -85,6 +104,41 @@ export function createLogAuditor(logPublicKey: Uint8Array) {
     sealsByGiveaway.set(publicId, [...(sealsByGiveaway.get(publicId) ?? []), String(obj.seal_id)]);
     const ownerRound = `${String(giveaway.owner)} ${String(beacon.round)}`;
     sealsByOwnerRound.set(ownerRound, [...(sealsByOwnerRound.get(ownerRound) ?? []), publicId]);
+    const entrants = isRecord(obj.entrants) ? obj.entrants : {};
+    const round = String(beacon.round);
+    const sighting: SealSighting = {
+      publicId,
+      owner: String(giveaway.owner),
+      root: entrants.root,
+      count: entrants.count,
+      title: giveaway.title,
+    };
+    sealsByRound.set(round, [...(sealsByRound.get(round) ?? []), sighting]);
+  }
+
+  /** Giveaways of more than one owner on one round that share a root, a count or a title. */
+  function clonesAcrossOwners(): AuditFinding[] {
+    const found: AuditFinding[] = [];
+    for (const [round, sightings] of sealsByRound) {
+      for (const sign of CLONE_SIGNS) {
+        const groups = new Map<string, SealSighting[]>();
+        for (const s of sightings) {
+          const value = sign.of(s);
+          if (value === undefined || value === null) continue;
+          const key = JSON.stringify(value);
+          groups.set(key, [...(groups.get(key) ?? []), s]);
+        }
+        for (const [value, group] of groups) {
+          if (new Set(group.map((s) => s.owner)).size < 2) continue;
+          const named = group.map((s) => `${s.publicId} (owner ${s.owner})`).join(', ');
+          found.push({
+            severity: 'monitor',
+            message: `giveaways of different owners on drand round ${round} share their ${sign.name} ${value}: ${named}`,
+          });
+        }
+      }
+    }
+    return found;
   }
 
   return {
@@ -149,7 +203,7 @@ export function createLogAuditor(logPublicKey: Uint8Array) {
           });
         }
       }
-      return [...findings, ...monitor];
+      return [...findings, ...monitor, ...clonesAcrossOwners()];
     },
   };
 }
