@@ -4,7 +4,7 @@ import { parseChainInfo, QUICKNET } from './proof/drand.ts';
 import { parseVerifierKey, type VerifierKey } from './proof/note.ts';
 import type { DrandChainInfo } from './proof/v2-types.ts';
 import { SOURCE_NAMES, type SourceName } from './randomness/source.ts';
-import { signingKeyFromSecret } from './signing/certificate-crypto.ts';
+import { signingKeyFromSecret, signingKeySecret } from './signing/certificate-crypto.ts';
 import { redactUrl } from './store/redact-url.ts';
 
 /**
@@ -25,6 +25,7 @@ const fields = {
   TYCHE_DAILY_LIMIT: integer(1000, 1, 1_000_000_000),
   TYCHE_SIGNING_KEY: signingKey(),
   TYCHE_SIGNING_KEY_FILE: optional(/^.+$/, 'a file path'),
+  TYCHE_LOG_KEY_FILE: optional(/^.+$/, 'a file path'),
   ANU_QRNG_URL: optional(/^https?:\/\//, 'an http:// or https:// URL'),
   ANU_QRNG_API_KEY: secret(/^\S+$/, 'an ANU API key without spaces'),
   NIST_BEACON_URL: text('https://beacon.nist.gov/beacon/2.0', /^https?:\/\//, 'an http:// or https:// URL'),
@@ -39,6 +40,7 @@ const fields = {
   TYCHE_WITNESSES: pairList('url'),
   TYCHE_WITNESS_LOGS: pairList('origin'),
   WITNESS_NAME: optional(/^[^\s+]+$/, 'a key name without spaces or "+"'),
+  WITNESS_KEY_FILE: optional(/^.+$/, 'a file path'),
   TELEGRAM_BOT_TOKEN: secret(/^\d+:[A-Za-z0-9_-]+$/, 'a Bot API token like 123456:ABC-DEF'),
   TELEGRAM_API_ROOT: text('https://api.telegram.org', /^https?:\/\//, 'an http:// or https:// URL'),
   TELEGRAM_WEBHOOK_URL: optional(/^https:\/\//, 'an https:// URL'),
@@ -55,7 +57,17 @@ export type Config = { readonly [K in keyof Fields]: ReturnType<Fields[K]> } & {
   readonly logOrigin: string;
   /** This deployment's name as a witness: WITNESS_NAME, else host and path + `/witness`. */
   readonly witnessName: string;
+  /** The log key from TYCHE_LOG_KEY_FILE, if set: `source` names the variable and file for messages. */
+  readonly logKeyFile: KeyFromFile | undefined;
+  /** The witness key from WITNESS_KEY_FILE, if set. */
+  readonly witnessKeyFile: KeyFromFile | undefined;
 };
+
+/** A key read from a file: its base64url 32-byte Ed25519 seed, and `VARIABLE="path"` for messages. */
+export interface KeyFromFile {
+  seed: string;
+  source: string;
+}
 export type ConfigInput = Partial<Record<keyof Fields, string | undefined>>;
 
 export class ConfigError extends Error {
@@ -76,7 +88,7 @@ export function createConfig(input: ConfigInput = {}): Config {
       throw new ConfigError('TYCHE_SIGNING_KEY and TYCHE_SIGNING_KEY_FILE are both set: keep only one');
     }
     // The key read from the file stands in for the variable, so everything after this sees one setting.
-    parsed.TYCHE_SIGNING_KEY = readSigningKeyFile(String(parsed.TYCHE_SIGNING_KEY_FILE));
+    parsed.TYCHE_SIGNING_KEY = readKeyFile('TYCHE_SIGNING_KEY_FILE', String(parsed.TYCHE_SIGNING_KEY_FILE));
   }
   const config = parsed as { [K in keyof Fields]: ReturnType<Fields[K]> };
   const publicBaseUrl = (
@@ -88,6 +100,8 @@ export function createConfig(input: ConfigInput = {}): Config {
     publicBaseUrl,
     logOrigin: `${hostAndPath}/log`,
     witnessName: config.WITNESS_NAME ?? `${hostAndPath}/witness`,
+    logKeyFile: keyFromFile('TYCHE_LOG_KEY_FILE', config.TYCHE_LOG_KEY_FILE),
+    witnessKeyFile: keyFromFile('WITNESS_KEY_FILE', config.WITNESS_KEY_FILE),
   });
 }
 
@@ -158,11 +172,11 @@ function signingKey() {
 }
 
 /**
- * The key file must be readable by its owner only: a key others can read can sign certificates
- * in this service's name. Checked on every start, so a later chmod is noticed too.
+ * A key file must be readable by its owner only: a key others can read can sign certificates,
+ * checkpoints or cosignatures in this service's name. Checked on every start, so a later chmod
+ * is noticed too. The signing, log and witness key files share this format.
  */
-function readSigningKeyFile(path: string): string {
-  const name = 'TYCHE_SIGNING_KEY_FILE';
+function readKeyFile(name: string, path: string): string {
   let mode: number;
   let text: string;
   try {
@@ -185,6 +199,12 @@ function readSigningKeyFile(path: string): string {
     throw new ConfigError(`${name}=${JSON.stringify(path)} does not hold ${SIGNING_KEY_FORMAT}`);
   }
   return key;
+}
+
+function keyFromFile(name: string, path: string | undefined): KeyFromFile | undefined {
+  if (path === undefined) return undefined;
+  const seed = signingKeySecret(signingKeyFromSecret(readKeyFile(name, path)));
+  return { seed, source: `${name}=${JSON.stringify(path)}` };
 }
 
 function text(fallback: string, pattern?: RegExp, allowed?: string) {

@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { createMetrics, registerJobMetrics, timeGiveawayWork } from './http/metrics.ts';
 import { createJobRunner } from './jobs/job-runner.ts';
-import { createServices, DATA_STEPS } from './services.ts';
+import { createServices, dataSteps } from './services.ts';
 import { openStore, type Store } from './store/store.ts';
 
 export interface RunningServer {
@@ -36,7 +36,7 @@ export function createLogger(config: Config) {
 export async function startServer(config: Config, logger = createLogger(config)): Promise<RunningServer> {
   const store = openStore(config);
   try {
-    const { applied, warnings } = await store.migrate(DATA_STEPS);
+    const { applied, warnings } = await store.migrate(dataSteps(config));
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
     for (const warning of warnings) logger.warn(warning);
     const metrics = createMetrics({ defaults: true });
@@ -47,6 +47,8 @@ export async function startServer(config: Config, logger = createLogger(config))
       randomness: { log: (source, error) => logger.warn({ source, err: error }, 'randomness source failed') },
       log: logger.child({ component: 'giveaways' }),
     });
+    // A log key file that is not the store's log key stops the start here, before anything is signed.
+    await services.transparency.publicKey();
     timeGiveawayWork(metrics, services.giveaways, services.jobHandlers);
     registerJobMetrics(metrics, store.db, services.clock);
     const telegram = botInfo

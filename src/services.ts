@@ -45,6 +45,11 @@ export interface ServiceOptions {
 /** The live code the frozen migrations need; every entry point that migrates passes it to `migrate`. */
 export const DATA_STEPS: DataSteps = { backfillLog };
 
+/** DATA_STEPS with what the configuration adds: a new database's log key from TYCHE_LOG_KEY_FILE. */
+export function dataSteps(config: Config): DataSteps {
+  return { ...DATA_STEPS, logKeySeed: config.logKeyFile?.seed };
+}
+
 /** CONTRACT §9: an attempt without a 2xx within this time has failed. */
 export const WEBHOOK_TIMEOUT_MS = 15_000;
 
@@ -79,6 +84,7 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     db: store.db,
     origin: config.logOrigin,
     jobs: config.TYCHE_WITNESSES.length > 0 ? jobs : undefined,
+    configuredKey: config.logKeyFile,
   });
   const signer = createSigner({
     keys: createSigningKeyRepository(store.db, (trx, row, retired) =>

@@ -172,3 +172,61 @@ describe('TYCHE_SIGNING_KEY_FILE', () => {
     );
   });
 });
+
+describe('TYCHE_LOG_KEY_FILE and WITNESS_KEY_FILE', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tyche-key-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const seed = randomBytes(32).toString('base64url');
+  const write = (name: string, text: string, mode: number) => {
+    const path = join(dir, name);
+    writeFileSync(path, text, { mode });
+    chmodSync(path, mode);
+    return path;
+  };
+
+  test('an owner-only file in the signing key format gives the seed, named for messages', () => {
+    const path = write('seed', `${seed}\n`, 0o600);
+    const config = createConfig({ TYCHE_LOG_KEY_FILE: path, WITNESS_KEY_FILE: path });
+    assert.deepEqual(config.logKeyFile, { seed, source: `TYCHE_LOG_KEY_FILE="${path}"` });
+    assert.deepEqual(config.witnessKeyFile, { seed, source: `WITNESS_KEY_FILE="${path}"` });
+    assert.equal(config.TYCHE_SIGNING_KEY, undefined, 'no other key is taken from them');
+    const pem = createPrivateKey({
+      key: Buffer.concat([
+        Buffer.from('302e020100300506032b657004220420', 'hex'),
+        Buffer.from(seed, 'base64url'),
+      ]),
+      format: 'der',
+      type: 'pkcs8',
+    }).export({ format: 'pem', type: 'pkcs8' }) as string;
+    const pemPath = write('key.pem', pem, 0o400);
+    assert.equal(createConfig({ TYCHE_LOG_KEY_FILE: pemPath }).logKeyFile?.seed, seed);
+    const unset = createConfig({});
+    assert.equal(unset.logKeyFile, undefined);
+    assert.equal(unset.witnessKeyFile, undefined);
+  });
+
+  test('files others can read, missing files and files without a key are refused like the signing key file', () => {
+    for (const name of ['TYCHE_LOG_KEY_FILE', 'WITNESS_KEY_FILE'] as const) {
+      const open = write(`open-${name}`, seed, 0o640);
+      assert.throws(
+        () => createConfig({ [name]: open }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.message ===
+            `${name}="${open}" is open to group or others (mode 640): run chmod 600 "${open}"`,
+      );
+      assert.throws(
+        () => createConfig({ [name]: join(dir, 'none') }),
+        new RegExp(`^ConfigError: ${name}=".*none" cannot be read: ENOENT$`),
+      );
+      const junk = write(`junk-${name}`, 'not-a-key-at-all', 0o600);
+      assert.throws(
+        () => createConfig({ [name]: junk }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.message.startsWith(`${name}="${junk}" does not hold a base64url Ed25519 seed`) &&
+          !error.message.includes('not-a-key-at-all'),
+      );
+    }
+  });
+});

@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config.ts';
+import { LogKeyMismatchError } from '../log/log-key.ts';
 import { StoreUnavailableError } from '../store/store.ts';
+import { WitnessKeyMismatchError } from '../witness/witness-key.ts';
 import { accountsPlan } from './accounts.commands.ts';
 import { backup } from './backup.command.ts';
 import { type Command, helpText, type Io, parseOptions, UsageError } from './command.ts';
 import { keysCreate, keysList, keysRevoke } from './keys.commands.ts';
 import { logVerify } from './log.commands.ts';
+import { logKeyExport, logKeyGenerate } from './log-key.commands.ts';
 import { migrate, serve } from './serve.commands.ts';
 import {
   signingKeyExport,
@@ -15,6 +18,7 @@ import {
 } from './signing-key.commands.ts';
 import { verify } from './verify.command.ts';
 import { witness } from './witness.command.ts';
+import { witnessKeyExport, witnessKeyGenerate } from './witness-key.commands.ts';
 
 export const COMMANDS: Command[] = [
   serve,
@@ -30,7 +34,11 @@ export const COMMANDS: Command[] = [
   backup,
   verify,
   logVerify,
+  logKeyGenerate,
+  logKeyExport,
   witness,
+  witnessKeyGenerate,
+  witnessKeyExport,
 ];
 
 function overview(commands = COMMANDS): string {
@@ -78,7 +86,12 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       io.err(`tyche ${command.name}: ${error.message}\nUsage: tyche ${command.usage}`);
       return 2;
     }
-    if (error instanceof ConfigError) {
+    // A key file that is not the store's key is a setting to change, like a bad value.
+    if (
+      error instanceof ConfigError ||
+      error instanceof LogKeyMismatchError ||
+      error instanceof WitnessKeyMismatchError
+    ) {
       io.err(`tyche: ${error.message}`);
       return 2;
     }

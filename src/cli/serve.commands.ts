@@ -1,5 +1,5 @@
 import { type Config, configFromEnv } from '../config.ts';
-import { DATA_STEPS } from '../services.ts';
+import { dataSteps } from '../services.ts';
 import { openStore } from '../store/store.ts';
 import type { Command } from './command.ts';
 
@@ -51,9 +51,10 @@ export const migrate: Command = {
   usage: 'migrate',
   summary: 'Apply pending database migrations to DATA_DIR or DATABASE_URL (serve also does this at start).',
   async run(_args, io) {
-    const store = openStore(configFromEnv(io.env));
+    const config = configFromEnv(io.env);
+    const store = openStore(config);
     try {
-      const { applied, warnings } = await store.migrate(DATA_STEPS);
+      const { applied, warnings } = await store.migrate(dataSteps(config));
       io.out(applied.length > 0 ? `Applied ${applied.join(', ')}` : `Already up to date (${store.location})`);
       // The data is reported, not changed: the schema is up to date either way.
       for (const warning of warnings) io.err(`warning: ${warning}`);

@@ -1,28 +1,14 @@
-import { existsSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { configFromEnv } from '../config.ts';
 import { createSigningKey, type SigningKey, signingKeySecret } from '../signing/certificate-crypto.ts';
 import { ConfiguredKeyError, ROTATION_GRACE_MS } from '../signing/signer.ts';
-import { type Command, type Io, UsageError } from './command.ts';
+import type { Command, Io } from './command.ts';
+import { newKeyFile, writeKeyFile } from './key-file.ts';
 import { listCommand } from './list-command.ts';
 import { withServices } from './store-session.ts';
 
-/** The FILE to write a key to, or undefined (said on stderr) when it exists: a key never overwrites. */
-function newKeyFile(positionals: string[], io: Io, command: string): string | undefined {
-  const [file] = positionals;
-  if (!file || positionals.length !== 1) throw new UsageError('give exactly one FILE to write');
-  const path = resolve(file);
-  if (!existsSync(path)) return path;
-  io.err(`tyche ${command}: ${path} exists already: give a new file name`);
-  return undefined;
-}
-
-/** Readable by its owner only, and `wx` so a file that appeared meanwhile is not replaced. */
-function writeKeyFile(path: string, key: SigningKey, io: Io): number {
-  writeFileSync(path, `${signingKeySecret(key)}\n`, { mode: 0o600, flag: 'wx' });
-  io.out(key.kid);
-  io.err(`Wrote the key ${key.kid} to ${path}. Start the server with TYCHE_SIGNING_KEY_FILE=${path}.`);
-  return 0;
+function writeSigningKeyFile(path: string, key: SigningKey, io: Io): number {
+  const told = `Wrote the key ${key.kid} to ${path}. Start the server with TYCHE_SIGNING_KEY_FILE=${path}.`;
+  return writeKeyFile(path, signingKeySecret(key), io, key.kid, told);
 }
 
 export const signingKeyRotate: Command = {
@@ -83,7 +69,7 @@ in the log once, and a lost database no longer takes it along.`,
       return 2;
     }
     const key = await withServices(io.env, async ({ signer }) => signer.current());
-    return writeKeyFile(path, key, io);
+    return writeSigningKeyFile(path, key, io);
   },
 };
 
@@ -98,6 +84,6 @@ the key that signed every certificate with it. Needs no store.`,
     if (path === undefined) return 1;
     // Validates the environment like every command, although no store is opened.
     configFromEnv({ ...io.env, TYCHE_SIGNING_KEY_FILE: undefined, TYCHE_SIGNING_KEY: undefined });
-    return writeKeyFile(path, createSigningKey(), io);
+    return writeSigningKeyFile(path, createSigningKey(), io);
   },
 };

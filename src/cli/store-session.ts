@@ -1,5 +1,5 @@
 import { type Config, configFromEnv } from '../config.ts';
-import { createServices, DATA_STEPS, type Services } from '../services.ts';
+import { createServices, dataSteps, type Services } from '../services.ts';
 import { openStore, type Store } from '../store/store.ts';
 
 /**
@@ -13,7 +13,7 @@ export async function withServices<T>(
   const config = configFromEnv(env);
   const store = openStore(config);
   try {
-    await store.migrate(DATA_STEPS);
+    await store.migrate(dataSteps(config));
     return await work(createServices(config, store), store, config);
   } finally {
     await store.close();

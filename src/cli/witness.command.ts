@@ -1,5 +1,5 @@
 import { configFromEnv } from '../config.ts';
-import { DATA_STEPS } from '../services.ts';
+import { dataSteps } from '../services.ts';
 import { systemClock } from '../shared/clock.ts';
 import { openStore } from '../store/store.ts';
 import { ensureWitnessKey } from '../witness/witness-key.ts';
@@ -12,7 +12,8 @@ export const witness: Command = {
 ("<origin> <note verifier key>", comma separated): POST /add-checkpoint on HOST:PORT cosigns a checkpoint
 only when it is signed by that log's key and consistent with the last one cosigned, which is kept under
 DATA_DIR or DATABASE_URL. The name is WITNESS_NAME (default: host and path of PUBLIC_BASE_URL + /witness);
-the key is generated and stored on first start. --print-key prints the witness's note verifier key and exits.`,
+the key comes from WITNESS_KEY_FILE, else it is generated and stored on first start (tyche witness-key
+generate and export write key files). --print-key prints the witness's note verifier key and exits.`,
   options: { 'print-key': { type: 'boolean' } },
   async run(args, io) {
     const config = configFromEnv(io.env);
@@ -23,8 +24,13 @@ the key is generated and stored on first start. --print-key prints the witness's
       closed = true;
     };
     try {
-      await store.migrate(DATA_STEPS);
-      const key = await ensureWitnessKey(store.db, config.witnessName, systemClock.now().getTime());
+      await store.migrate(dataSteps(config));
+      const key = await ensureWitnessKey(
+        store.db,
+        config.witnessName,
+        systemClock.now().getTime(),
+        config.witnessKeyFile,
+      );
       if (args.values['print-key']) {
         io.out(key.verifierKey);
         return 0;

@@ -14,7 +14,7 @@ import type { SigningKey } from '../signing/certificate-crypto.ts';
 import type { Database } from '../store/schema.ts';
 import { createCosignatureRepository } from './cosignature.repository.ts';
 import { appendKeyEntry, type KeyRecord } from './key-entries.ts';
-import { readLogKey, seedOf } from './log-key.ts';
+import { type ConfiguredLogKey, readLogKey, seedOf } from './log-key.ts';
 import { createTransparencyLog } from './transparency-log.ts';
 
 /** The job that hands a new checkpoint to the witnesses (src/log/witness-job.ts). */
@@ -33,6 +33,8 @@ interface Deps {
   origin: string;
   /** Where witnessing is scheduled, in the append's transaction; none when no witness is configured. */
   jobs?: JobRepository;
+  /** TYCHE_LOG_KEY_FILE's key: the store's log key must be this one, or nothing is signed. */
+  configuredKey?: ConfiguredLogKey | undefined;
 }
 
 /**
@@ -40,14 +42,14 @@ interface Deps {
  * and key entries inside the caller's transaction, checkpoints signed by the log key, the
  * cosignatures witnesses returned, and the witnessed checkpoint a certificate records for its seal.
  */
-export function createLogService({ db, origin, jobs }: Deps) {
+export function createLogService({ db, origin, jobs, configuredKey }: Deps) {
   const log = createTransparencyLog({ db });
   const cosignatures = createCosignatureRepository(db);
   let key: Promise<SigningKey> | undefined;
 
   /** Read once, through whichever handle asks first (a transaction must not wait for the pool). */
   function logKey(handle: Kysely<Database> = db): Promise<SigningKey> {
-    key ??= readLogKey(handle).catch((error: unknown) => {
+    key ??= readLogKey(handle, configuredKey).catch((error: unknown) => {
       key = undefined;
       throw error;
     });

@@ -10,7 +10,7 @@ import type { DataSteps } from './data-steps.ts';
  * The log key is made here; everything signed so far is then appended, once, in the order it
  * was made, by the log's own code (a data step the composition root gives).
  */
-export async function up(db: Kysely<unknown>, backfillLog?: DataSteps['backfillLog']): Promise<void> {
+export async function up(db: Kysely<unknown>, steps?: Partial<DataSteps>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   const blob = postgres ? 'bytea' : 'blob';
 
@@ -50,11 +50,13 @@ export async function up(db: Kysely<unknown>, backfillLog?: DataSteps['backfillL
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  // The one key a verifier pins; generated once, so every process on one store signs as one log.
-  await sql`insert into log_key (id, seed, created_at)
-    values (1, ${randomBytes(32).toString('base64url')}, ${Date.now()})`.execute(db);
+  // The one key a verifier pins; made once, so every process on one store signs as one log. A key
+  // kept in a file (TYCHE_LOG_KEY_FILE) is taken here, before the backfill below signs with it.
+  const seed = steps?.logKeySeed ?? randomBytes(32).toString('base64url');
+  await sql`insert into log_key (id, seed, created_at) values (1, ${seed}, ${Date.now()})`.execute(db);
 
   if (!(await anythingSigned(db))) return;
+  const backfillLog = steps?.backfillLog;
   if (!backfillLog) {
     throw new Error(
       'migration 008 must log what was signed before the log existed: run it with `tyche migrate` or `tyche serve`',

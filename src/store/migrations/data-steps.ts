@@ -11,4 +11,9 @@ import type { Database } from '../schema.ts';
 export interface DataSteps {
   /** 008: puts every signing key, seal and certificate made before the log existed into it, in order. */
   backfillLog(trx: Kysely<Database>): Promise<unknown>;
+  /**
+   * 008: the log key's base64url seed when it is kept in a file (TYCHE_LOG_KEY_FILE), so a new
+   * database starts with that key instead of a random one. A database past 008 keeps its key.
+   */
+  logKeySeed?: string | undefined;
 }

@@ -27,7 +27,7 @@ export function migrationProviderWith(steps?: DataSteps): MigrationProvider {
     '006-verifiable-draws': verifiableDraws,
     '007-transparency-log': transparencyLog,
     '008-log-keys-and-witnesses': {
-      up: (db) => logKeysAndWitnesses.up(db, steps?.backfillLog),
+      up: (db) => logKeysAndWitnesses.up(db, steps),
       down: logKeysAndWitnesses.down,
     },
     '009-operation-records': operationRecords,
