@@ -92,8 +92,9 @@ async function measure(dataDir: string, publicId: string, key: string): Promise<
     const rssBefore = procStatus('VmRSS');
     const sealed = await elapsed(() => services.giveaways.seal(ctx, publicId));
     const rssPeak = peakKnown ? procStatus('VmHWM') : Number.NaN;
-    const seal = sealed.value.seal;
-    if (sealed.value.status !== 'sealed' || !seal) throw new Error(`seal left ${sealed.value.status}`);
+    const giveaway = sealed.value.giveaway;
+    const seal = giveaway.seal;
+    if (giveaway.status !== 'sealed' || !seal) throw new Error(`seal left ${giveaway.status}`);
 
     const row = (await createGiveawayRepository(store.db).findByPublicId(publicId))!;
     const rounds = createDrandClient({ url: config.DRAND_URL, chain: config.DRAND_CHAIN });

@@ -409,6 +409,13 @@ def receipt_outcome(receipt: dict, seal: dict, certificate: dict):
     leaf = leaf_hash(leaf_data(bytes.fromhex(receipt["salt"]), receipt["telegram_id"]))
     if leaf.hex() != receipt["leaf_hash"]:
         raise ValueError("leaf_hash is not the hash of this salt and telegram_id")
+    if "seal_id" in receipt and receipt["seal_id"] != seal["seal_id"]:
+        raise ValueError(f"the receipt is for seal {receipt['seal_id']}, not {seal['seal_id']}")
+    # seal_hash binds the receipt to one signed seal; a receipt saved before it existed has only
+    # seal_id, which a seal re-made under the same id (another sealed_at, signed again) would pass.
+    if "seal_hash" in receipt and receipt["seal_hash"] != seal["hash"]:
+        raise ValueError("the seal is not the one this receipt was issued under: "
+                         f"hash {seal['hash']} ≠ {receipt['seal_hash']} (the receipt's seal_hash)")
     if receipt["count"] != seal["entrants"]["count"] or receipt["root"] != seal["entrants"]["root"]:
         raise ValueError("the receipt is for another list than the seal's")
     proof = [bytes.fromhex(p) for p in receipt["proof"]]

@@ -495,9 +495,22 @@ def quicknet_example():
             "giveaway": public_id, "telegram_id": t, "salt": salt.hex(), "leaf_hash": row["leaf_hash"].hex(),
             "receipt_url": f"{PUBLIC_BASE}/g/{public_id}/receipt#{t}.{salt.hex()}", "ticket": ticket,
             "index": index, "count": len(rows), "root": tree.mth().hex(), "proof": proof_hex(tree.path(index)),
-            "seal_id": seal["seal_id"],
+            "seal_id": seal["seal_id"], "seal_hash": seal["hash"],
         }
         receipts.append({"receipt": receipt, "outcome": ref.receipt_outcome(receipt, seal, certificate)})
+
+    # The same seal re-made: same seal_id, list and round, another sealed_at, signed again with the
+    # same key. Every check of the seal itself passes; only a receipt's seal_hash tells it apart.
+    remade = ref.sign_object({**ref.body_of(seal), "sealed_at": ref.iso(sealed_at - 14_000)}, TEST_SECRET)
+    assert ref.seal_round_problem(remade, QUICKNET) is None and remade["hash"] != seal["hash"]
+    remade_error = None
+    try:
+        ref.receipt_outcome(receipts[0]["receipt"], remade, certificate)
+    except ValueError as error:
+        remade_error = str(error)
+    assert remade_error is not None and remade_error.startswith("the seal is not the one")
+    old_receipt = {k: v for k, v in receipts[0]["receipt"].items() if k != "seal_hash"}
+    assert ref.receipt_outcome(old_receipt, remade, certificate) == receipts[0]["outcome"]
 
     seal_text = ref.canonical_json(ref.body_of(seal))
     return {
@@ -521,6 +534,13 @@ def quicknet_example():
         "certificate_canonical": ref.canonical_json(ref.body_of(certificate)),
         "tickets": tickets,
         "receipts": receipts,
+        "remade_seal": {
+            "description": "The seal re-made with another sealed_at (same seal_id, list and round, signed again). "
+                           "receipts[0].receipt checked against it fails with `error`; without its seal_hash "
+                           "(a receipt saved before the field existed) it passes, matched by seal_id only.",
+            "seal": remade,
+            "error": remade_error,
+        },
     }
 
 

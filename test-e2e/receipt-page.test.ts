@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { remadeSeal } from '../test/helpers/remade-seal.ts';
 import { ARTIFACTS, DESKTOP, launchChromium, MOBILE, newPageWatch, openWatched } from './browser.ts';
 import { startVerifiableServer, type VerifiableServer } from './verifiable-server.ts';
 
@@ -145,6 +146,33 @@ describe('the receipt page in a real browser', () => {
       path: join(ARTIFACTS, 'receipt-page-mobile-tampered-proof.png'),
       fullPage: true,
     });
+    await context.close();
+  });
+
+  test('a seal re-made under the same id is not the one the proof names: a named failure', async () => {
+    const receipt = (await s.receiptsNow())[3];
+    const g = await (await fetch(`${s.server.url}/g/${s.publicId}.json`)).json();
+    assert.equal(receipt.seal_hash, g.seal.hash);
+    const remade = remadeSeal(s.dataDir, g.seal);
+    const { context, page } = await open(DESKTOP);
+    // The public JSON shows the re-made seal; the proof (immutable, cached) names the one sealed.
+    await page.route(`**/g/${s.publicId}.json`, async (route) => {
+      const json = await (await route.fetch()).json();
+      await route.fulfill({ json: { ...json, seal: remade } });
+    });
+    const result = await receiptOf(page, receipt.receipt_url);
+    assert.ok(result.failed.includes('Receipt and seal: FAILED'), result.failed.join());
+    assert.ok(result.passed.includes('Seal signature: passed'), result.passed.join());
+    const detail = await page
+      .locator('#receipt-checks li.check.bad', { hasText: 'Receipt and seal' })
+      .innerText();
+    assert.ok(
+      detail.includes(
+        `the seal is not the one this receipt was issued under: hash ${remade.hash} ≠ ${g.seal.hash}`,
+      ),
+      detail,
+    );
+    assert.match(await page.locator('#receipt-status').innerText(), /do not trust this result\.$/);
     await context.close();
   });
 

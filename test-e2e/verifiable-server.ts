@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import type { CertificateV2, Receipt, Seal } from '../src/proof/v2-types.ts';
 import { startChainServer } from '../test/helpers/chain-server.ts';
 import type { FakeDrand } from '../test/helpers/fake-upstreams.ts';
@@ -19,6 +20,8 @@ export const NAMES = [
 export interface VerifiableServer {
   server: ServerProcess;
   drand: FakeDrand;
+  /** The server's DATA_DIR (its SQLite store, signing key included). */
+  dataDir: string;
   publicId: string;
   entrants: { telegram_id: number; username: string }[];
   /** Each entrant's receipt as the owner's API gave it before the seal. */
@@ -36,7 +39,7 @@ export interface VerifiableServer {
  * giveaway of twelve entrants (hostile names included), two winners and two reserves.
  */
 export async function startVerifiableServer(): Promise<VerifiableServer> {
-  const { server, drand, call, stop } = await startChainServer({
+  const { server, drand, dir, call, stop } = await startChainServer({
     env: { LOG_LEVEL: 'warn', TYCHE_DRAW_WAIT_MS: '0' },
   });
   const giveaway = await call('POST', '/giveaways', {
@@ -63,6 +66,7 @@ export async function startVerifiableServer(): Promise<VerifiableServer> {
   return {
     server,
     drand,
+    dataDir: join(dir, 'data'),
     publicId,
     entrants,
     receipts,

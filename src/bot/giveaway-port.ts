@@ -29,7 +29,7 @@ export interface DrawnEvent {
 export interface PostedGiveaway {
   public_id: string;
   title: string;
-  status: 'active' | 'sealed' | 'completed';
+  status: 'active' | 'sealing' | 'sealed' | 'completed';
   winners_count: number;
 }
 

@@ -17,10 +17,18 @@ import { type DrawOutcome, drawnResponseOf, instantResponseOf } from './results/
 import type { LogViews } from './results/giveaway-log-views.ts';
 import { createSealer, sealJob, sealJobKey } from './seal/giveaway-seal.ts';
 
+/** How soon a caller of a sealing giveaway asks again: about one run of the re-check. */
+const SEALING_RETRY_AFTER_SECONDS = 10;
+
+/** What a seal call did: sealed now, or entries closed and the seal to follow the channel checks. */
+export type SealOutcome =
+  | { kind: 'sealed'; giveaway: Giveaway }
+  | { kind: 'sealing'; giveaway: Giveaway; retryAfterSeconds: number };
+
 export interface ClosingDeps {
   /** Every write that spans repositories goes through it. */
   uow: GiveawayUnitOfWork;
-  repos: Pick<GiveawayRepositories, 'giveaways' | 'seals' | 'jobs'>;
+  repos: Pick<GiveawayRepositories, 'giveaways' | 'seals'>;
   random: Pick<RandomService, 'operate' | 'rows'>;
   clock: Clock;
   signer: Signer;
@@ -45,14 +53,50 @@ export interface ClosingDeps {
  */
 export function createGiveawayClosing(deps: ClosingDeps) {
   const { clock, checks, lookup, logViews, publicBaseUrl } = deps;
-  const { giveaways, seals, jobs } = deps.repos;
+  const { giveaways, seals } = deps.repos;
   const drawInstant = createDrawer(deps);
   const sealer = createSealer(deps);
   const drawer = createSealedDrawer({ ...deps, giveaways });
+
+  /**
+   * The seal job due now when it is not pending already: a job that gave up earlier (ends_at
+   * passed with no entrants) runs again, since the sealing giveaway counts on it.
+   */
+  async function sealJobDue(trx: Pick<GiveawayRepositories, 'jobs'>, row: GiveawayRow, force: boolean) {
+    const key = sealJobKey(row.public_id);
+    if (!force && (await trx.jobs.find(key))?.doneAt === null) return;
+    const now = clock.now().getTime();
+    if (!(await trx.jobs.renew(key, now))) await trx.jobs.enqueue(sealJob(row, now));
+  }
+
+  /**
+   * The giveaway as a call that would seal it finds it (CONTRACT §3, §11). When its entrants must
+   * be checked against its channels first, entries close at once: active → sealing in one
+   * conditional update, in the transaction that makes the seal job due, so it happens once across
+   * processes and the seal, promised by the job, follows by itself. A giveaway already sealing is
+   * returned as it is, its job made due only if none is pending.
+   */
+  async function beginSeal(row: GiveawayRow): Promise<GiveawayRow> {
+    if (row.draw_mode !== 'verifiable') return row;
+    if (row.status === 'active') {
+      if (!(await checks.pending(row.id))) return row;
+      if (Number(row.participants_count) === 0) {
+        throw new AppError('no_participants', 'A giveaway without entrants cannot be sealed');
+      }
+    } else if (row.status !== 'sealing') return row;
+    return deps.uow.run(async (trx) => {
+      const moved = await trx.giveaways.startSealing(row.id);
+      const current = moved ?? (await trx.giveaways.findById(row.id)) ?? row;
+      if (current.status === 'sealing') await sealJobDue(trx, current, moved !== undefined);
+      return current;
+    });
+  }
+
   const verifiable = createVerifiableDraws({
     giveaways,
     seals,
     seal: sealer,
+    closeEntries: beginSeal,
     beforeSeal: (row) => checks.recheck(row.id, row.public_id),
     drawer,
     drand: deps.drand,
@@ -61,34 +105,20 @@ export function createGiveawayClosing(deps: ClosingDeps) {
     log: deps.log,
   });
 
-  /** Makes the seal job due now (enqueued if the giveaway had no ends_at). */
-  async function sealSoon(row: GiveawayRow): Promise<void> {
-    const now = clock.now().getTime();
-    if (!(await jobs.reschedule(sealJobKey(row.public_id), now))) await jobs.enqueue(sealJob(row, now));
-  }
-
-  /**
-   * A giveaway with channel conditions is sealed only after every entrant was checked again:
-   * the seal job does that pass, so a call that would seal now starts it and is told to retry.
-   */
-  async function refuseWhileChecking(row: GiveawayRow): Promise<void> {
-    if (row.status !== 'active' || row.draw_mode !== 'verifiable' || !(await checks.pending(row.id))) return;
-    await sealSoon(row);
-    throw new AppError(
-      'checks_in_progress',
-      'Entrants are being checked against the channels this giveaway requires; the seal follows by itself',
-      { retryAfterSeconds: 10 },
-    );
+  /** The answer while the seal waits for the re-check: the giveaway, and when to ask again. */
+  async function sealing(row: GiveawayRow) {
+    return { giveaway: await lookup.view(row), retryAfterSeconds: SEALING_RETRY_AFTER_SECONDS };
   }
 
   return {
     sealer,
-    sealSoon,
+    beginSeal,
     drawInstant,
 
     async draw(ctx: OperationContext, publicId: string): Promise<DrawOutcome> {
-      const row = await lookup.owned(ctx.accountId, publicId);
-      await refuseWhileChecking(row);
+      const row = await beginSeal(await lookup.owned(ctx.accountId, publicId));
+      // Drawn like a sealed giveaway not drawn yet: 202, with no wait, since no round is committed.
+      if (row.status === 'sealing') return { kind: 'pending', ...(await sealing(row)) };
       if (row.draw_mode !== 'verifiable') {
         const done = await drawInstant(ctx, row);
         return {
@@ -109,12 +139,16 @@ export function createGiveawayClosing(deps: ClosingDeps) {
       return { kind: 'drawn', draw: await logViews.withLogIndices(body, result.draw.drawnHere) };
     },
 
-    /** Closes entries now and commits to a future drand round, without waiting for it. */
-    async seal(ctx: OperationContext, publicId: string): Promise<Giveaway> {
-      const row = await lookup.owned(ctx.accountId, publicId);
-      await refuseWhileChecking(row);
+    /**
+     * Closes entries now and commits to a future drand round, without waiting for it; or, when
+     * entrants must be checked again first, closes entries and leaves the seal to the seal job.
+     */
+    async seal(ctx: OperationContext, publicId: string): Promise<SealOutcome> {
+      const row = await beginSeal(await lookup.owned(ctx.accountId, publicId));
+      if (row.status === 'sealing') return { kind: 'sealing', ...(await sealing(row)) };
       const sealed = await sealer(row, ctx);
-      return lookup.view(sealed.row, { seal: sealed.signed, sealLogIndex: sealed.logIndex });
+      const giveaway = await lookup.view(sealed.row, { seal: sealed.signed, sealLogIndex: sealed.logIndex });
+      return { kind: 'sealed', giveaway };
     },
 
     /** The background work of verifiable giveaways, for the job runner. */

@@ -31,8 +31,8 @@ interface Deps {
   /** Draws an instant giveaway now. */
   drawInstant(ctx: OperationContext, row: GiveawayRow): Promise<{ certificate: { certificate_id: string } }>;
   seal: Sealer;
-  /** Makes the seal job due now (the pre-seal checks run in it). */
-  sealSoon(row: GiveawayRow): Promise<void>;
+  /** Closes entries (active → sealing) when the channel checks must run before the seal. */
+  beginSeal(row: GiveawayRow): Promise<GiveawayRow>;
 }
 
 /**
@@ -53,8 +53,9 @@ export function createGiveawayConsole(deps: Deps) {
 
     /**
      * The bot's `/draw`: seals the owner's giveaway now (the draw follows at its committed round,
-     * by the draw job), or, when channel conditions must be checked first, makes the seal job
-     * due now. An instant giveaway is drawn at once.
+     * by the draw job), or, when channel conditions must be checked first, closes entries and
+     * leaves the seal to the seal job (also when it is sealing already). An instant giveaway is
+     * drawn at once.
      */
     async closeNow(ctx: OperationContext, publicId: string): Promise<CloseOutcome> {
       const row = await deps.lookup.owned(ctx.accountId, publicId);
@@ -69,13 +70,11 @@ export function createGiveawayConsole(deps: Deps) {
       if (row.status === 'active' && Number(row.participants_count) === 0) {
         throw new AppError('no_participants', 'A giveaway without entrants cannot be sealed');
       }
-      if (row.status === 'active' && (await checks.pending(row.id))) {
-        await deps.sealSoon(row);
-        return { kind: 'checking', title };
-      }
+      const current = await deps.beginSeal(row);
+      if (current.status === 'sealing') return { kind: 'checking', title };
       const seal =
-        row.status === 'active'
-          ? await deps.seal(row, ctx).then(
+        current.status === 'active'
+          ? await deps.seal(current, ctx).then(
               (sealed) => sealed.seal,
               async (error) => {
                 if (error instanceof AppError && error.code === 'giveaway_sealed') return seals.find(row.id);

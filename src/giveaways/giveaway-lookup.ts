@@ -12,6 +12,12 @@ const notFound = () => new AppError('not_found', 'No giveaway has this id');
 
 /** The refusal for an entry that found the giveaway no longer active. */
 export function closed(status: string | undefined): AppError {
+  if (status === 'sealing') {
+    return new AppError(
+      'giveaway_sealed',
+      'Entries are closed: the entrants are being checked before the seal and no entrant can be added',
+    );
+  }
   if (status === 'sealed') {
     return new AppError(
       'giveaway_sealed',
@@ -52,7 +58,8 @@ export function createGiveawayLookup(deps: {
   }
 
   async function sealOf(row: GiveawayRow): Promise<Seal | undefined> {
-    if (row.status === 'active' || row.draw_mode !== 'verifiable') return undefined;
+    if (row.status === 'active' || row.status === 'sealing' || row.draw_mode !== 'verifiable')
+      return undefined;
     const found = await seals.find(row.id);
     return found ? (JSON.parse(found.body) as Seal) : undefined;
   }

@@ -55,7 +55,7 @@ export function createGiveawayService(deps: GiveawayServiceDeps) {
     lookup,
     drawInstant: closing.drawInstant,
     seal: closing.sealer,
-    sealSoon: closing.sealSoon,
+    beginSeal: closing.beginSeal,
   });
 
   return {

@@ -148,7 +148,6 @@ const RETRY_AFTER_CODES = new Set<ErrorCode>([
   'randomness_unavailable',
   'service_unavailable',
   'idempotency_key_in_progress',
-  'checks_in_progress',
 ]);
 
 const HEADER_FIELDS: Record<HeaderName, string> = {

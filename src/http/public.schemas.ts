@@ -144,8 +144,13 @@ export const InclusionProofSchema = Type.Object(
     count: CountSchema(),
     root: Hex32Schema(),
     proof: Type.Array(Hex32Schema()),
+    seal_id: Type.String(),
+    seal_hash: Hex32Schema({ description: 'The `hash` of the seal this place is in' }),
   },
-  { description: "The entrant's place in the sealed list", examples: [INCLUSION_PROOF_EXAMPLE] },
+  {
+    description: "The entrant's place in the sealed list, and the seal it is in",
+    examples: [INCLUSION_PROOF_EXAMPLE],
+  },
 );
 
 export const PublicTicketSchema = { ...TicketSchema, examples: [TICKET_EXAMPLE] };

@@ -40,10 +40,10 @@ export const PlanSchema = StringEnum(PLANS, {
 });
 same<Static<typeof PlanSchema>, Plan>(true);
 
-export const GIVEAWAY_STATUSES = ['active', 'sealed', 'completed'] as const;
+export const GIVEAWAY_STATUSES = ['active', 'sealing', 'sealed', 'completed'] as const;
 export const GiveawayStatusSchema = StringEnum(GIVEAWAY_STATUSES, {
   description:
-    '`active` accepts participants; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw',
+    '`active` accepts participants; `sealing` (only with channel conditions): entries closed, entrants being checked again, the seal follows by itself; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw',
 });
 same<Static<typeof GiveawayStatusSchema>, Giveaway['status']>(true);
 

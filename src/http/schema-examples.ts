@@ -84,6 +84,12 @@ export const GIVEAWAY_CREATED_EXAMPLE = {
   join_url: `https://t.me/TycheDrawBot?start=g_${PUBLIC_ID}`,
 } as const;
 
+export const GIVEAWAY_SEALING_EXAMPLE = {
+  ...GIVEAWAY_CREATED_EXAMPLE,
+  status: 'sealing',
+  participants_count: 2,
+} as const;
+
 export const GIVEAWAY_SEALED_EXAMPLE = {
   ...GIVEAWAY_CREATED_EXAMPLE,
   status: 'sealed',
@@ -169,6 +175,8 @@ export const INCLUSION_PROOF_EXAMPLE = {
   count: 2,
   root: ROOT,
   proof: [BOB_LEAF.leaf_hash],
+  seal_id: SEAL_EXAMPLE.seal_id,
+  seal_hash: SEAL_EXAMPLE.hash,
 } as const;
 
 export const RECEIPT_EXAMPLE = {
@@ -178,7 +186,6 @@ export const RECEIPT_EXAMPLE = {
   receipt_url: `${EXAMPLE_BASE_URL}/g/${PUBLIC_ID}/receipt#123456789.${ALICE_LEAF.salt}`,
   ticket: TICKET_EXAMPLE,
   ...INCLUSION_PROOF_EXAMPLE,
-  seal_id: SEAL_EXAMPLE.seal_id,
 } as const;
 
 export const KEY_SET_EXAMPLE = {

@@ -160,6 +160,20 @@ export function createJobRepository(db: Kysely<Database>) {
       return result.numUpdatedRows > 0n;
     },
 
+    /**
+     * Makes the job of `key` due at `runAt` whether it is pending or done (a done job runs once
+     * more: a promise renewed, such as the seal of a giveaway whose earlier seal job gave up).
+     * A job being run keeps its lease. Returns whether a job has this key.
+     */
+    async renew(key: string, runAt: number, trx?: Kysely<Database>): Promise<boolean> {
+      const result = await (trx ?? db)
+        .updateTable('jobs')
+        .set({ run_at: runAt, done_at: null })
+        .where('key', '=', key)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
     /** Every kind's backlog in one statement: what every process owes, not just this one. */
     async backlog(now: number): Promise<Backlog[]> {
       const rows = await db

@@ -99,6 +99,7 @@ export function receiptDocument(input: {
       root: proof.root,
       proof: proof.proof,
       seal_id: seal.seal_id,
+      seal_hash: seal.hash,
     });
   }
   return receipt;

@@ -82,12 +82,18 @@ export interface TicketBody {
 
 export type Ticket = TicketBody & SignedMembers;
 
-/** An entrant's place in the sealed list: the answer of /g/{public_id}/proof/{leaf_hash}. */
+/** An entrant's place in the sealed list. */
 export interface InclusionProof {
   index: number;
   count: number;
   root: string;
   proof: string[];
+}
+
+/** The answer of /g/{public_id}/proof/{leaf_hash}: the place, and the seal it is in, by id and hash. */
+export interface SealedPlace extends InclusionProof {
+  seal_id: string;
+  seal_hash: string;
 }
 
 /** What an entrant keeps (CONTRACT §7.8); the sealed part is present once the list is sealed. */
@@ -103,6 +109,8 @@ export interface Receipt {
   root?: string;
   proof?: string[];
   seal_id?: string;
+  /** The `hash` of the seal the receipt was issued under; absent from receipts saved before it was added. */
+  seal_hash?: string;
 }
 
 /** A drand chain of scheme bls-unchained-g1-rfc9380, as its /info JSON names it. */

@@ -25,6 +25,8 @@ export interface ReceiptInput extends InclusionProof {
   salt: string;
   leaf_hash?: string;
   seal_id?: string;
+  /** When given, the seal must have exactly this hash: a seal re-made under the same id fails. */
+  seal_hash?: string;
 }
 
 export interface Outcome {
@@ -60,7 +62,19 @@ function receiptProblem(r: unknown): string | null {
     return 'receipt proof is not a list of 64 lower-case hex';
   }
   if (r.seal_id !== undefined && typeof r.seal_id !== 'string') return 'receipt seal_id is not a string';
+  if (r.seal_hash !== undefined && (typeof r.seal_hash !== 'string' || !HEX32.test(r.seal_hash))) {
+    return 'receipt seal_hash is not 64 lower-case hex';
+  }
   return null;
+}
+
+/** How the receipt names its seal: by hash since seal_hash was added, by id alone in older receipts. */
+function sealMatch(r: ReceiptInput, seal: Seal): string {
+  if (r.seal_hash !== undefined) return `seal ${seal.seal_id}, hash ${seal.hash} as the receipt names it`;
+  if (r.seal_id !== undefined) {
+    return `seal ${seal.seal_id}, matched by id only (the receipt has no seal_hash: a re-made seal with this id would pass)`;
+  }
+  return `seal ${seal.seal_id}, matched by count and root only (the receipt names no seal)`;
 }
 
 function receiptChecks(r: ReceiptInput, seal: Seal, sha256: Sha256): Check[] {
@@ -73,6 +87,8 @@ function receiptChecks(r: ReceiptInput, seal: Seal, sha256: Sha256): Check[] {
   let sealProblem: string | null = null;
   if (r.seal_id !== undefined && r.seal_id !== seal.seal_id)
     sealProblem = `the receipt is for seal ${r.seal_id}, not ${seal.seal_id}`;
+  else if (r.seal_hash !== undefined && r.seal_hash !== seal.hash)
+    sealProblem = `the seal is not the one this receipt was issued under: hash ${seal.hash} ≠ ${r.seal_hash} (the receipt's seal_hash)`;
   else if (r.count !== count) sealProblem = `the receipt says ${r.count} entrants, the seal ${count}`;
   else if (r.root !== root) sealProblem = `the receipt's root ${r.root} is not the sealed root ${root}`;
   const included = verifyInclusion(
@@ -85,7 +101,7 @@ function receiptChecks(r: ReceiptInput, seal: Seal, sha256: Sha256): Check[] {
   );
   return [
     checkOf('receipt-leaf', leafProblem, `leaf_hash ${leaf}`),
-    checkOf('receipt-seal', sealProblem, `seal ${seal.seal_id}: ${count} entrants, root ${root}`),
+    checkOf('receipt-seal', sealProblem, `${sealMatch(r, seal)}: ${count} entrants, root ${root}`),
     checkOf(
       'receipt-proof',
       included ? null : `the proof does not put this entrant at index ${r.index} of the sealed list`,

@@ -58,12 +58,7 @@ export const ERROR_CODES = {
   giveaway_sealed: {
     status: 409,
     title: 'Giveaway sealed',
-    help: 'Entries are closed: the entrant list is sealed and committed to a future drand round, so no entrant can be added.',
-  },
-  checks_in_progress: {
-    status: 409,
-    title: 'Channel checks in progress',
-    help: 'The giveaway requires membership of channels, and its entrants are being checked again before the seal; the seal follows by itself. Retry after `Retry-After` seconds.',
+    help: 'Entries are closed: the entrant list is sealed and committed to a future drand round (or, while the giveaway is `sealing`, its entrants are being checked again before the seal), so no entrant can be added.',
   },
   not_verifiable: {
     status: 409,

@@ -8,6 +8,7 @@ import { hex, logEntry, PAGE_STYLE, time } from './page-parts.ts';
 
 const STATUS_TEXT: Record<PublicGiveaway['status'], string> = {
   active: 'Open for entries',
+  sealing: 'Entries closed: checking the entrants before the seal',
   sealed: 'Sealed: waiting for the drand round',
   completed: 'Drawn',
 };
@@ -86,6 +87,10 @@ function resultSection(g: PublicGiveaway): Html | string {
 <p>The giveaway has been drawn. <a href="${g.verify_url}" data-certificate-link>See the winners and check the draw (certificate <code>${g.certificate_id}</code>)</a>.</p>
 ${g.certificate_log_index === null ? '' : html`<p>The certificate is ${logEntry({ log_index: g.certificate_log_index }, 'log_index')} (the transparency log).</p>`}
 ${g.draw_mode === 'instant' ? html`<p class="notice">An instant draw: ${OPERATOR_TRUST_LABEL}.</p>` : ''}</section>`;
+  }
+  if (g.status === 'sealing') {
+    return html`<section aria-labelledby="result-heading"><h2 id="result-heading">Result</h2>
+<p>Not drawn yet: entries are closed, and each entrant is being checked again against the channels this giveaway requires. Then the list is sealed by itself and committed to a future drand round; reload this page in a minute.</p></section>`;
   }
   if (g.status === 'sealed') {
     return html`<section aria-labelledby="result-heading"><h2 id="result-heading">Result</h2>

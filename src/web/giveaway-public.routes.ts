@@ -75,7 +75,7 @@ export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         summary: "An entrant's place in the sealed list: RFC 9162 inclusion proof",
         description:
-          'No key. `{"index", "count", "root", "proof"}` once sealed; 404 for a leaf hash that is not in the list, 409 `not_sealed` before the seal. A leaf hash reveals nothing about who it is.',
+          'No key. `{"index", "count", "root", "proof", "seal_id", "seal_hash"}` once sealed; 404 for a leaf hash that is not in the list, 409 `not_sealed` before the seal. A leaf hash reveals nothing about who it is.',
         tags: ['verify'],
         params: LeafParams,
       },

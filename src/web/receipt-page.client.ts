@@ -14,7 +14,7 @@ import {
   ticketChecks,
 } from '../proof/receipt-checks.ts';
 import { isRecord } from '../proof/report.ts';
-import type { DrandChainInfo, InclusionProof, Receipt, Ticket } from '../proof/v2-types.ts';
+import type { DrandChainInfo, Receipt, SealedPlace, Ticket } from '../proof/v2-types.ts';
 import { OPERATOR_TRUST_LABEL, verifyCertificate, verifyReceipt } from '../proof/verifier.ts';
 import { fetchJson, fetchJsonOr404, note, renderChecks, type ShownCheck, shownCheck } from './check-list.ts';
 import { pageSealLogChecks } from './log-page-check.ts';
@@ -139,7 +139,7 @@ async function check(code: ReceiptCode): Promise<void> {
   }
 
   const [proof, relayChains] = await Promise.all([
-    fetchJsonOr404(`${data.base}/proof/${leaf}`) as Promise<InclusionProof | undefined>,
+    fetchJsonOr404(`${data.base}/proof/${leaf}`) as Promise<SealedPlace | undefined>,
     chainsFor(g.drand.relay, seal.beacon.chain_hash),
   ]);
   if (proof === undefined) {
@@ -177,7 +177,9 @@ async function check(code: ReceiptCode): Promise<void> {
       count: proof.count,
       root: proof.root,
       proof: proof.proof,
-      seal_id: seal.seal_id,
+      // The seal the service says this place is in, by id and hash, must be the seal it publishes.
+      seal_id: proof.seal_id,
+      seal_hash: proof.seal_hash,
     },
     seal,
     keys,
@@ -198,6 +200,7 @@ async function check(code: ReceiptCode): Promise<void> {
     ['Leaf hash', leaf],
     ['Place in the sealed list', `index ${proof.index} of ${proof.count} (canonical order)`],
     ['Seal', seal.seal_id],
+    ['Seal hash', seal.hash],
     ['Committed drand round', `${seal.beacon.round}, due ${utc(seal.beacon.round_at)}`],
   ]);
   let summary = `You are in the sealed list. The draw uses drand round ${seal.beacon.round}, due ${utc(seal.beacon.round_at)}: come back after it to see whether you won.`;

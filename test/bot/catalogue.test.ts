@@ -30,8 +30,8 @@ function sourceFiles(dir: string): string[] {
 const DYNAMIC: Record<string, readonly string[]> = {
   'cmd-': COMMANDS,
   'new-ask-': ['title', 'description', 'winners', 'ends', 'channel', 'required'],
-  'giveaway-status-': ['active', 'sealed', 'completed'],
-  'status-': ['active', 'sealed', 'completed'],
+  'giveaway-status-': ['active', 'sealing', 'sealed', 'completed'],
+  'status-': ['active', 'sealing', 'sealed', 'completed'],
 };
 
 test('both catalogues hold the same messages with the same variables', () => {

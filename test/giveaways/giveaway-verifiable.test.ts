@@ -364,6 +364,7 @@ for (const target of await storeTargets()) {
       assert.equal(r0.ticket.leaf_hash, r0.leaf_hash);
       assert.equal(r0.receipt_url, `http://127.0.0.1:8080/g/${id}/receipt#304.${r0.salt}`);
       assert.equal(r0.proof, undefined);
+      assert.equal(r0.seal_hash, undefined);
       expectProblem(await t.app.inject({ url: url(999), headers: bearer(key) }), 404, 'not_found');
       expectProblem(await t.app.inject({ url: url('abc'), headers: bearer(key) }), 404, 'not_found');
       expectProblem(await t.app.inject({ url: url(304), headers: bearer(await t.key()) }), 403, 'forbidden');
@@ -372,6 +373,7 @@ for (const target of await storeTargets()) {
       assert.equal(r1.count, 9);
       assert.equal(r1.root, s.entrants.root);
       assert.equal(r1.seal_id, s.seal_id);
+      assert.equal(r1.seal_hash, s.hash, 'the receipt names its seal by hash, not only by id');
       const path = r1.proof.map((h: string) => fromHex(h));
       assert.ok(verifyInclusion(fromHex(r1.leaf_hash), r1.index, 9, path, fromHex(s.entrants.root), sha256));
       assert.deepEqual(r1.ticket, r0.ticket, 'the same ticket as before the seal');

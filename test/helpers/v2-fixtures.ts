@@ -16,7 +16,12 @@ import {
   TICKET_TYPE,
   type Ticket,
 } from '../../src/proof/v2-types.ts';
-import { createSigningKey, publicJwk, sealCertificate } from '../../src/signing/certificate-crypto.ts';
+import {
+  createSigningKey,
+  publicJwk,
+  type SigningKey,
+  sealCertificate,
+} from '../../src/signing/certificate-crypto.ts';
 
 export const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
 
@@ -44,6 +49,8 @@ export interface V2Fixture {
   keys: { keys: object[] };
   tickets: Map<string, Ticket>;
   proofOf(leafHash: string): InclusionProof | undefined;
+  /** The key that signed it all, to re-make a signed object as the service could. */
+  key: SigningKey;
 }
 
 /**
@@ -155,6 +162,7 @@ export function buildV2Fixture(
     keys: { keys: [publicJwk(key)] },
     tickets,
     proofOf,
+    key,
   };
 }
 
@@ -202,7 +210,9 @@ export function fakeLookup(views: PublicGiveaway[], f: V2Fixture): PublicGiveawa
     async proof(id, leaf) {
       const view = find(id);
       if (!view || !f.tickets.has(leaf)) return undefined;
-      return view.seal ? f.proofOf(leaf) : 'not_sealed';
+      if (!view.seal) return 'not_sealed';
+      const place = f.proofOf(leaf);
+      return place && { ...place, seal_id: view.seal.seal_id, seal_hash: view.seal.hash };
     },
     async ticket(id, leaf) {
       return find(id) ? f.tickets.get(leaf) : undefined;

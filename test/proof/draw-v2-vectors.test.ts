@@ -15,6 +15,7 @@ import { entrantLeafData, entrantLeafHash } from '../../src/proof/entrant-leaf.t
 import { fromHex, toHex } from '../../src/proof/hex.ts';
 import { inclusionProofFromLeaves, verifyInclusion } from '../../src/proof/merkle.ts';
 import type { DrandChainInfo, Seal } from '../../src/proof/v2-types.ts';
+import { verifyReceipt } from '../../src/proof/verifier.ts';
 import {
   assertMembers,
   assertSigned,
@@ -231,6 +232,7 @@ describe('the draw on real quicknet round 657413', () => {
       assert.equal(receipt.root, q.seal.entrants.root);
       assert.equal(receipt.count, q.seal.entrants.count);
       assert.equal(receipt.seal_id, q.seal.seal_id);
+      assert.equal(receipt.seal_hash, q.seal.hash);
       assert.ok(
         verifyInclusion(
           leaf,
@@ -248,5 +250,31 @@ describe('the draw on real quicknet round 657413', () => {
           : { won: position <= winners.length, position, reserve: position > winners.length };
       assert.deepEqual(mine, outcome, `entrant ${receipt.telegram_id}`);
     });
+  });
+
+  test('a seal re-made under the same id fails a receipt by its seal_hash, and only by it', async () => {
+    const remade = q.remade_seal.seal;
+    assertSigned(remade, 'remade seal');
+    assert.equal(remade.seal_id, q.seal.seal_id);
+    assert.deepEqual({ ...bodyOf(remade), sealed_at: q.seal.sealed_at }, bodyOf(q.seal));
+    assert.notEqual(remade.sealed_at, q.seal.sealed_at);
+    const { receipt } = q.receipts[0];
+    const check = async (r: typeof receipt | Omit<typeof receipt, 'seal_hash'>, seal: unknown) =>
+      verifyReceipt({ receipt: r, seal, keys: q.keys, sha256 });
+
+    const against = await check(receipt, remade);
+    assert.deepEqual(
+      against.checks.filter((c) => !c.ok).map((c) => [c.label, c.detail]),
+      [['Receipt and seal', q.remade_seal.error]],
+    );
+    const { seal_hash: _, ...old } = receipt;
+    const byId = await check(old, remade);
+    assert.equal(byId.valid, true, JSON.stringify(byId.checks.filter((c) => !c.ok)));
+    assert.match(
+      byId.checks.find((c) => c.id === 'receipt-seal')!.detail,
+      new RegExp(`^seal ${q.seal.seal_id}, matched by id only `),
+    );
+    const original = await check(receipt, q.seal);
+    assert.equal(original.valid, true);
   });
 });

@@ -151,8 +151,10 @@ export interface Fixture {
         root: string;
         proof: string[];
         seal_id: string;
+        seal_hash: string;
       };
       outcome: { won: boolean; position?: number; reserve?: boolean };
     }[];
+    remade_seal: { description: string; seal: SealBodyJson & SignedJson; error: string };
   };
 }

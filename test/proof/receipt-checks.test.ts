@@ -6,7 +6,9 @@ import {
   receiptDocument,
   ticketChecks,
 } from '../../src/proof/receipt-checks.ts';
-import { verifyReceipt } from '../../src/proof/verifier.ts';
+import type { Seal } from '../../src/proof/v2-types.ts';
+import { type ReceiptInput, type Report, verifyReceipt } from '../../src/proof/verifier.ts';
+import { sealCertificate } from '../../src/signing/certificate-crypto.ts';
 import { buildV2Fixture, sha256 } from '../helpers/v2-fixtures.ts';
 
 const f = buildV2Fixture({ count: 6, winners: 2, reserves: 1 });
@@ -90,6 +92,7 @@ describe('receipt page helpers', () => {
       seal: f.seal,
     });
     assert.equal(sealed.seal_id, f.seal.seal_id);
+    assert.equal(sealed.seal_hash, f.seal.hash);
     // Every entrant's own re-run of the draw agrees with the certificate's list.
     const drawn = [...f.certificate.winners, ...f.certificate.reserves];
     for (const entrant of f.entrants) {
@@ -114,6 +117,63 @@ describe('receipt page helpers', () => {
       assert.equal(report.outcome?.position, listed?.position);
       assert.equal(report.outcome?.won, listed !== undefined && listed.position <= 2);
     }
+  });
+
+  test('a seal re-made under the same id (another sealed_at, signed again) fails a receipt that names its hash', async () => {
+    const e = f.entrants[1];
+    const { hash: _h, signature: _s, ...body } = f.seal;
+    const earlier = new Date(Date.parse(f.seal.sealed_at) - 1000).toISOString();
+    const remade = sealCertificate({ ...body, sealed_at: earlier }, f.key) as Seal;
+    assert.notEqual(remade.hash, f.seal.hash);
+    const receipt = {
+      telegram_id: e.telegram_id,
+      salt: e.salt,
+      leaf_hash: e.leaf_hash,
+      ...f.proofOf(e.leaf_hash)!,
+      seal_id: f.seal.seal_id,
+      seal_hash: f.seal.hash,
+    };
+    const check = (r: ReceiptInput, seal: Seal) => verifyReceipt({ receipt: r, seal, keys: f.keys, sha256 });
+    const sealLine = (report: Report) => report.checks.find((c) => c.id === 'receipt-seal')!;
+
+    const fresh = await check(receipt, f.seal);
+    assert.equal(fresh.valid, true, JSON.stringify(fresh.checks.filter((c) => !c.ok)));
+    assert.equal(
+      sealLine(fresh).detail,
+      `seal ${f.seal.seal_id}, hash ${f.seal.hash} as the receipt names it: 6 entrants, root ${f.seal.entrants.root}`,
+    );
+
+    // The re-made seal passes its own checks (hash, signature, rounds): only seal_hash tells.
+    const remadeReport = await check(receipt, remade);
+    assert.equal(remadeReport.valid, false);
+    assert.deepEqual(
+      remadeReport.checks.filter((c) => !c.ok).map((c) => [c.label, c.detail]),
+      [
+        [
+          'Receipt and seal',
+          `the seal is not the one this receipt was issued under: hash ${remade.hash} ≠ ${f.seal.hash} (the receipt's seal_hash)`,
+        ],
+      ],
+    );
+
+    // A receipt saved before seal_hash existed is checked as before, and says it matched by id only.
+    const { seal_hash: _, ...old } = receipt;
+    for (const seal of [f.seal, remade]) {
+      const report = await check(old, seal);
+      assert.equal(report.valid, true, JSON.stringify(report.checks.filter((c) => !c.ok)));
+      assert.equal(
+        sealLine(report).detail,
+        `seal ${f.seal.seal_id}, matched by id only (the receipt has no seal_hash: a re-made seal with this id would pass): 6 entrants, root ${f.seal.entrants.root}`,
+      );
+    }
+    const { seal_id: _i, ...anonymous } = old;
+    assert.match(sealLine(await check(anonymous, f.seal)).detail, /, matched by count and root only \(/);
+
+    const malformed = await check({ ...receipt, seal_hash: f.seal.hash.toUpperCase() }, f.seal);
+    assert.deepEqual(
+      malformed.checks.filter((c) => !c.ok).map((c) => c.detail),
+      ['receipt seal_hash is not 64 lower-case hex'],
+    );
   });
 
   test('outcome sentences', () => {

@@ -85,7 +85,16 @@ for (const target of await storeTargets()) {
             headers: bearer(key),
           })
         ).json() as Required<Receipt>;
-        assert.deepEqual(proof, { index: now.index, count: now.count, root: now.root, proof: now.proof });
+        assert.equal(now.seal_hash, sealed.hash);
+        // The public proof names the seal it is in as the receipt does: by id and by hash.
+        assert.deepEqual(proof, {
+          index: now.index,
+          count: now.count,
+          root: now.root,
+          proof: now.proof,
+          seal_id: sealed.seal_id,
+          seal_hash: sealed.hash,
+        });
         const report = await verifyReceipt({
           receipt: now,
           seal: json.seal,
@@ -94,6 +103,10 @@ for (const target of await storeTargets()) {
           chains: [t.drand.info],
         });
         assert.equal(report.valid, true, JSON.stringify(report.checks.filter((c) => !c.ok)));
+        assert.match(
+          report.checks.find((c) => c.id === 'receipt-seal')!.detail,
+          new RegExp(`^seal ${sealed.seal_id}, hash ${sealed.hash} as the receipt names it: `),
+        );
       }
     });
 

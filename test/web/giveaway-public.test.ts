@@ -204,7 +204,9 @@ describe('public giveaway pages and data', () => {
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['access-control-allow-origin'], '*');
     const proof = res.json();
-    assert.deepEqual(Object.keys(proof).sort(), ['count', 'index', 'proof', 'root']);
+    assert.deepEqual(Object.keys(proof).sort(), ['count', 'index', 'proof', 'root', 'seal_hash', 'seal_id']);
+    assert.equal(proof.seal_id, fixture.seal.seal_id);
+    assert.equal(proof.seal_hash, fixture.seal.hash);
     assert.equal(proof.index, 4);
     assert.equal(proof.count, 9);
     assert.equal(proof.root, fixture.seal.entrants.root);

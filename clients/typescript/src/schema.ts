@@ -216,7 +216,7 @@ export interface paths {
         };
         /**
          * An entrant's place in the sealed list: RFC 9162 inclusion proof
-         * @description No key. `{"index", "count", "root", "proof"}` once sealed; 404 for a leaf hash that is not in the list, 409 `not_sealed` before the seal. A leaf hash reveals nothing about who it is.
+         * @description No key. `{"index", "count", "root", "proof", "seal_id", "seal_hash"}` once sealed; 404 for a leaf hash that is not in the list, 409 `not_sealed` before the seal. A leaf hash reveals nothing about who it is.
          */
         get: operations["getEntrantInclusionProof"];
         put?: never;
@@ -435,7 +435,7 @@ export interface paths {
         put?: never;
         /**
          * Draw the winners exactly once and issue the signed certificate
-         * @description Verifiable giveaways (tyche-draw-v2): seals the list if still active, then waits up to TYCHE_DRAW_WAIT_MS for the committed drand round; 200 when drawn in time, else 202 with the sealed giveaway, `Location` and `Retry-After` — the draw then completes by itself. A caller waiting while another process completes the draw gets the same certificate. Instant giveaways (tyche-draw-v1): drawn at once from the randomness cascade.
+         * @description Verifiable giveaways (tyche-draw-v2): seals the list if still active, then waits up to TYCHE_DRAW_WAIT_MS for the committed drand round; 200 when drawn in time, else 202 with the sealed giveaway, `Location` and `Retry-After` — the draw then completes by itself. When the giveaway requires channels whose entrants must be checked again first (or is `sealing` already), entries close and the answer is 202 at once with the `sealing` giveaway, `Location` and `Retry-After`: the seal follows the checks by itself, then the draw its round. A caller waiting while another process completes the draw gets the same certificate. Instant giveaways (tyche-draw-v1): drawn at once from the randomness cascade.
          */
         post: operations["drawGiveaway"];
         delete?: never;
@@ -453,7 +453,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Close entries now and commit to a future drand round (verifiable giveaways) */
+        /**
+         * Close entries now and commit to a future drand round (verifiable giveaways)
+         * @description Answers 200 with the sealed giveaway. When the giveaway requires channels whose entrants must be checked again first, entries close at once and the answer is 202 with the `sealing` giveaway, `Location` and `Retry-After`: the seal follows the checks by itself, and a repeat while `sealing` answers the same 202. Once sealed, a repeat is 409 `giveaway_sealed`.
+         */
         post: operations["sealGiveaway"];
         delete?: never;
         options?: never;
@@ -692,7 +695,7 @@ export interface components {
          * @description One row of the error table at /docs/errors
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "malformed_request" | "missing_parameter" | "invalid_json" | "unauthorized" | "plan_not_supported" | "forbidden" | "not_found" | "method_not_allowed" | "already_drawn" | "no_participants" | "giveaway_completed" | "giveaway_sealed" | "checks_in_progress" | "not_verifiable" | "not_sealed" | "idempotency_key_in_progress" | "webhook_limit_reached" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "invalid_type" | "idempotency_key_reused" | "daily_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "randomness_unavailable";
+        ErrorCode: "invalid_parameter" | "malformed_request" | "missing_parameter" | "invalid_json" | "unauthorized" | "plan_not_supported" | "forbidden" | "not_found" | "method_not_allowed" | "already_drawn" | "no_participants" | "giveaway_completed" | "giveaway_sealed" | "not_verifiable" | "not_sealed" | "idempotency_key_in_progress" | "webhook_limit_reached" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "invalid_type" | "idempotency_key_reused" | "daily_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "randomness_unavailable";
     };
     responses: never;
     parameters: {
@@ -1839,10 +1842,10 @@ export interface operations {
                         title: string;
                         description: string | null;
                         /**
-                         * @description `active` accepts participants; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw
+                         * @description `active` accepts participants; `sealing` (only with channel conditions): entries closed, entrants being checked again, the seal follows by itself; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw
                          * @enum {string}
                          */
-                        status: "active" | "sealed" | "completed";
+                        status: "active" | "sealing" | "sealed" | "completed";
                         /**
                          * @description `verifiable` (default): tyche-draw-v2, sealed list and a future drand round — nobody can steer it. `instant`: tyche-draw-v1, answered at once, but the operator's randomness must be trusted
                          * @enum {string}
@@ -1961,7 +1964,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The entrant's place in the sealed list */
+            /** @description The entrant's place in the sealed list, and the seal it is in */
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -1976,7 +1979,9 @@ export interface operations {
                      *       "root": "fbb1a4e5a5b0aa1cb1a2ee71c902e9d108f840324b905e774011fdc5d04596f9",
                      *       "proof": [
                      *         "55d697c17cfd4a736e9060c44fc265cb553e8aa678c27010b127cb2e5e919e68"
-                     *       ]
+                     *       ],
+                     *       "seal_id": "s_pNWDlFQdlnBbuezI",
+                     *       "seal_hash": "936168374be9f481cbadfa3fba01d568b46df0d1ca5a08a4db018a03c70b1019"
                      *     }
                      */
                     "application/json": {
@@ -1984,6 +1989,9 @@ export interface operations {
                         count: number;
                         root: string;
                         proof: string[];
+                        seal_id: string;
+                        /** @description The `hash` of the seal this place is in */
+                        seal_hash: string;
                     };
                 };
             };
@@ -3481,8 +3489,8 @@ export interface operations {
     listGiveaways: {
         parameters: {
             query?: {
-                /** @description `active` accepts participants; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw */
-                status?: "active" | "sealed" | "completed";
+                /** @description `active` accepts participants; `sealing` (only with channel conditions): entries closed, entrants being checked again, the seal follows by itself; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw */
+                status?: "active" | "sealing" | "sealed" | "completed";
                 limit?: number;
                 /** @description `next_cursor` of the previous page */
                 cursor?: string;
@@ -3529,10 +3537,10 @@ export interface operations {
                             public_id: string;
                             title: string;
                             /**
-                             * @description `active` accepts participants; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw
+                             * @description `active` accepts participants; `sealing` (only with channel conditions): entries closed, entrants being checked again, the seal follows by itself; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw
                              * @enum {string}
                              */
-                            status: "active" | "sealed" | "completed";
+                            status: "active" | "sealing" | "sealed" | "completed";
                             participants_count: number;
                             winners_count: number;
                             description: string | null;
@@ -3734,10 +3742,10 @@ export interface operations {
                         public_id: string;
                         title: string;
                         /**
-                         * @description `active` accepts participants; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw
+                         * @description `active` accepts participants; `sealing` (only with channel conditions): entries closed, entrants being checked again, the seal follows by itself; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw
                          * @enum {string}
                          */
-                        status: "active" | "sealed" | "completed";
+                        status: "active" | "sealing" | "sealed" | "completed";
                         participants_count: number;
                         winners_count: number;
                         description: string | null;
@@ -4062,10 +4070,10 @@ export interface operations {
                         public_id: string;
                         title: string;
                         /**
-                         * @description `active` accepts participants; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw
+                         * @description `active` accepts participants; `sealing` (only with channel conditions): entries closed, entrants being checked again, the seal follows by itself; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw
                          * @enum {string}
                          */
-                        status: "active" | "sealed" | "completed";
+                        status: "active" | "sealing" | "sealed" | "completed";
                         participants_count: number;
                         winners_count: number;
                         description: string | null;
@@ -4384,7 +4392,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `giveaway_sealed`: Entries are closed: the entrant list is sealed and committed to a future drand round, so no entrant can be added. `giveaway_completed`: The giveaway has been drawn and no longer accepts participants. `idempotency_key_in_progress`: A request with this `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response. */
+            /** @description `giveaway_sealed`: Entries are closed: the entrant list is sealed and committed to a future drand round (or, while the giveaway is `sealing`, its entrants are being checked again before the seal), so no entrant can be added. `giveaway_completed`: The giveaway has been drawn and no longer accepts participants. `idempotency_key_in_progress`: A request with this `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response. */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -4634,7 +4642,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The committed drand round is not out yet: the giveaway is sealed, and the draw completes by itself when the round is published. Poll `Location` after `Retry-After` seconds. */
+            /** @description Not drawn yet: the giveaway is `sealed` and its committed drand round is not out, or it is `sealing` (entries closed, entrants being checked again before the seal). The draw completes by itself when the round is published. Poll `Location` after `Retry-After` seconds. */
             202: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -4649,64 +4657,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "public_id": "mqkhDFKrFbRc",
-                     *       "title": "Spring giveaway",
-                     *       "status": "sealed",
-                     *       "participants_count": 2,
-                     *       "winners_count": 1,
-                     *       "description": "Three pairs of headphones",
-                     *       "created_at": "2026-05-01T08:17:14.063Z",
-                     *       "drawn_at": null,
-                     *       "certificate_id": null,
-                     *       "draw_mode": "verifiable",
-                     *       "reserve_count": 1,
-                     *       "ends_at": "2026-05-01T09:00:00.000Z",
-                     *       "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
-                     *       "join_url": "https://t.me/TycheDrawBot?start=g_mqkhDFKrFbRc",
-                     *       "seal": {
-                     *         "type": "tyche-seal-v2",
-                     *         "seal_id": "s_pNWDlFQdlnBbuezI",
-                     *         "giveaway": {
-                     *           "public_id": "mqkhDFKrFbRc",
-                     *           "title": "Spring giveaway",
-                     *           "winners_count": 1,
-                     *           "reserve_count": 1,
-                     *           "owner": "o_z5GCf12zNRsg6jSm",
-                     *           "created_at": "2026-05-01T08:17:14.063Z"
-                     *         },
-                     *         "entrants": {
-                     *           "count": 2,
-                     *           "root": "fbb1a4e5a5b0aa1cb1a2ee71c902e9d108f840324b905e774011fdc5d04596f9"
-                     *         },
-                     *         "sealed_at": "2026-05-01T09:00:00.000Z",
-                     *         "beacon": {
-                     *           "network": "drand",
-                     *           "chain_hash": "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971",
-                     *           "after_round": 1201,
-                     *           "after_randomness": "c1247c4e5a3a2bda50e32f469033045ebc3dac436474e5cb0300a292cfdf831e",
-                     *           "round": 1211,
-                     *           "round_at": "2026-05-01T09:00:30.000Z"
-                     *         },
-                     *         "hash": "936168374be9f481cbadfa3fba01d568b46df0d1ca5a08a4db018a03c70b1019",
-                     *         "signature": {
-                     *           "alg": "Ed25519",
-                     *           "kid": "90c7d303d762bff4",
-                     *           "value": "7TyePqRw_uKmF-Qn1xs0n-kOAHTFXjWCOEr9FfhVPOAOjeb9QlRIxuh8trxYyDSfN2rfj4d-l8dxJhonW0NEAA"
-                     *         }
-                     *       },
-                     *       "seal_log_index": 1
-                     *     }
-                     */
                     "application/json": {
                         public_id: string;
                         title: string;
                         /**
-                         * @description `active` accepts participants; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw
+                         * @description `active` accepts participants; `sealing` (only with channel conditions): entries closed, entrants being checked again, the seal follows by itself; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw
                          * @enum {string}
                          */
-                        status: "active" | "sealed" | "completed";
+                        status: "active" | "sealing" | "sealed" | "completed";
                         participants_count: number;
                         winners_count: number;
                         description: string | null;
@@ -4842,7 +4800,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `already_drawn`: The giveaway has been drawn; a giveaway is drawn exactly once. `no_participants`: A giveaway without participants cannot be drawn. `checks_in_progress`: The giveaway requires membership of channels, and its entrants are being checked again before the seal; the seal follows by itself. Retry after `Retry-After` seconds. `idempotency_key_in_progress`: A request with this `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response. */
+            /** @description `already_drawn`: The giveaway has been drawn; a giveaway is drawn exactly once. `no_participants`: A giveaway without participants cannot be drawn. `idempotency_key_in_progress`: A request with this `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response. */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -5045,10 +5003,131 @@ export interface operations {
                         public_id: string;
                         title: string;
                         /**
-                         * @description `active` accepts participants; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw
+                         * @description `active` accepts participants; `sealing` (only with channel conditions): entries closed, entrants being checked again, the seal follows by itself; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw
                          * @enum {string}
                          */
-                        status: "active" | "sealed" | "completed";
+                        status: "active" | "sealing" | "sealed" | "completed";
+                        participants_count: number;
+                        winners_count: number;
+                        description: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        drawn_at: string | null;
+                        certificate_id: string | null;
+                        /**
+                         * @description `verifiable` (default): tyche-draw-v2, sealed list and a future drand round — nobody can steer it. `instant`: tyche-draw-v1, answered at once, but the operator's randomness must be trusted
+                         * @enum {string}
+                         */
+                        draw_mode: "verifiable" | "instant";
+                        reserve_count: number;
+                        ends_at: string | null;
+                        /** @description The public page `/g/{public_id}` */
+                        public_url: string;
+                        /** @description The signed seal (CONTRACT §7.3), byte for byte as published */
+                        seal?: {
+                            /** @enum {string} */
+                            type: "tyche-seal-v2";
+                            seal_id: string;
+                            giveaway: {
+                                public_id: string;
+                                title: string;
+                                winners_count: number;
+                                reserve_count: number;
+                                /** @description A stable public pseudonym of the owning account */
+                                owner: string;
+                                /** Format: date-time */
+                                created_at: string;
+                            };
+                            entrants: {
+                                count: number;
+                                root: string;
+                            };
+                            /** Format: date-time */
+                            sealed_at: string;
+                            beacon: {
+                                /** @enum {string} */
+                                network: "drand";
+                                chain_hash: string;
+                                after_round: number;
+                                after_randomness: string;
+                                /** @description The committed drand round: it did not exist when the seal was published */
+                                round: number;
+                                /** Format: date-time */
+                                round_at: string;
+                            };
+                            hash: string;
+                            /** @description Ed25519 over the RFC 8785 (JCS) bytes of the object without `hash` and `signature` */
+                            signature: {
+                                /** @enum {string} */
+                                alg: "Ed25519";
+                                /** @description The key id in /.well-known/tyche-keys.json */
+                                kid: string;
+                                /** @description base64url Ed25519 signature */
+                                value: string;
+                            };
+                        };
+                        /** @description The seal's entry in the transparency log */
+                        seal_log_index?: number | null;
+                        /** @description Reserve winners in order, once drawn */
+                        reserves?: {
+                            /** @description Without `@`; null when the participant has none */
+                            username: string | null;
+                            telegram_id: number;
+                        }[];
+                        /** @description Telegram link that joins the giveaway (when the bot runs) */
+                        join_url?: string;
+                        /** @description Public certificate page, once drawn */
+                        verify_url?: string;
+                        /** @description In draw order, once drawn */
+                        winners?: {
+                            /** @description Without `@`; null when the participant has none */
+                            username: string | null;
+                            telegram_id: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Sealing: entries are closed and the entrants are being checked again against the channels the giveaway requires; the seal follows by itself. Poll `Location` after `Retry-After` seconds. */
+            202: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "public_id": "mqkhDFKrFbRc",
+                     *       "title": "Spring giveaway",
+                     *       "status": "sealing",
+                     *       "participants_count": 2,
+                     *       "winners_count": 1,
+                     *       "description": "Three pairs of headphones",
+                     *       "created_at": "2026-05-01T08:17:14.063Z",
+                     *       "drawn_at": null,
+                     *       "certificate_id": null,
+                     *       "draw_mode": "verifiable",
+                     *       "reserve_count": 1,
+                     *       "ends_at": "2026-05-01T09:00:00.000Z",
+                     *       "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
+                     *       "join_url": "https://t.me/TycheDrawBot?start=g_mqkhDFKrFbRc"
+                     *     }
+                     */
+                    "application/json": {
+                        public_id: string;
+                        title: string;
+                        /**
+                         * @description `active` accepts participants; `sealing` (only with channel conditions): entries closed, entrants being checked again, the seal follows by itself; `sealed` (verifiable only): entries closed, list committed, waiting for the drand round; `completed` after the draw
+                         * @enum {string}
+                         */
+                        status: "active" | "sealing" | "sealed" | "completed";
                         participants_count: number;
                         winners_count: number;
                         description: string | null;
@@ -5184,7 +5263,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `not_verifiable`: Only `verifiable` giveaways are sealed; an `instant` giveaway is drawn directly with `POST …/draw`. `giveaway_sealed`: Entries are closed: the entrant list is sealed and committed to a future drand round, so no entrant can be added. `already_drawn`: The giveaway has been drawn; a giveaway is drawn exactly once. `no_participants`: A giveaway without participants cannot be drawn. `checks_in_progress`: The giveaway requires membership of channels, and its entrants are being checked again before the seal; the seal follows by itself. Retry after `Retry-After` seconds. `idempotency_key_in_progress`: A request with this `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response. */
+            /** @description `not_verifiable`: Only `verifiable` giveaways are sealed; an `instant` giveaway is drawn directly with `POST …/draw`. `giveaway_sealed`: Entries are closed: the entrant list is sealed and committed to a future drand round (or, while the giveaway is `sealing`, its entrants are being checked again before the seal), so no entrant can be added. `already_drawn`: The giveaway has been drawn; a giveaway is drawn exactly once. `no_participants`: A giveaway without participants cannot be drawn. `idempotency_key_in_progress`: A request with this `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response. */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -5508,7 +5587,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The entrant's receipt; `index`, `count`, `root`, `proof` and `seal_id` once sealed */
+            /** @description The entrant's receipt; `index`, `count`, `root`, `proof`, `seal_id` and `seal_hash` once sealed */
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -5545,7 +5624,8 @@ export interface operations {
                      *       "proof": [
                      *         "55d697c17cfd4a736e9060c44fc265cb553e8aa678c27010b127cb2e5e919e68"
                      *       ],
-                     *       "seal_id": "s_pNWDlFQdlnBbuezI"
+                     *       "seal_id": "s_pNWDlFQdlnBbuezI",
+                     *       "seal_hash": "936168374be9f481cbadfa3fba01d568b46df0d1ca5a08a4db018a03c70b1019"
                      *     }
                      */
                     "application/json": {
@@ -5578,6 +5658,8 @@ export interface operations {
                         root?: string;
                         proof?: string[];
                         seal_id?: string;
+                        /** @description The `hash` of the seal the receipt is issued under; verifiers require it */
+                        seal_hash?: string;
                     };
                 };
             };

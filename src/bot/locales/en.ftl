@@ -83,6 +83,7 @@ my-item = • “{ $title }” — entry #{ $entry }, { $status } · <a href="{ 
 my-item-excluded = • “{ $title }” — entry #{ $entry }, excluded at the seal: you had left a required channel.
 my-result = { " " }· <a href="{ $url }">result</a>
 status-active = open
+status-sealing = entries closed, checking before the seal
 status-sealed = sealed, drawing soon
 status-completed = drawn
 receipt-after-seal =
@@ -153,6 +154,7 @@ giveaways-item =
       { $status } · { $entrants } entrants · <a href="{ $page }">page</a>{ $result }
 giveaways-more = …and more: the API lists them all.
 giveaway-status-active = open
+giveaway-status-sealing = entries closed; checking entrants against the required channels, then sealed
 giveaway-status-sealed = sealed; drawn at its drand round
 giveaway-status-completed = drawn
 draw-usage = Usage: /draw &lt;giveaway id&gt; — the ids are listed by /giveaways.

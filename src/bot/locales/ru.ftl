@@ -83,6 +83,7 @@ my-item = • «{ $title }» — номер { $entry }, { $status } · <a href="
 my-item-excluded = • «{ $title }» — номер { $entry }, исключены при запечатывании: вы покинули обязательный канал.
 my-result = { " " }· <a href="{ $url }">итоги</a>
 status-active = приём открыт
+status-sealing = приём закрыт, идёт проверка перед запечатыванием
 status-sealed = запечатан, скоро розыгрыш
 status-completed = разыгран
 receipt-after-seal =
@@ -153,6 +154,7 @@ giveaways-item =
       { $status } · участников: { $entrants } · <a href="{ $page }">страница</a>{ $result }
 giveaways-more = …и другие: все перечисляет API.
 giveaway-status-active = открыт
+giveaway-status-sealing = приём закрыт; участники проверяются на подписку, затем список будет запечатан
 giveaway-status-sealed = запечатан; розыгрыш по раунду drand
 giveaway-status-completed = разыгран
 draw-usage = Использование: /draw &lt;id розыгрыша&gt; — id показывает /giveaways.

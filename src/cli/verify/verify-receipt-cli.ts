@@ -7,7 +7,7 @@ import { fromHex, toHex } from '../../proof/hex.ts';
 import { splitLogAnnotations } from '../../proof/log-entry.ts';
 import { parseReceiptCode, type ReceiptCode, ticketChecks } from '../../proof/receipt-checks.ts';
 import { type Check, isRecord, makeCheck, report } from '../../proof/report.ts';
-import { ALGORITHM_V2, type InclusionProof, type Seal } from '../../proof/v2-types.ts';
+import { ALGORITHM_V2, type InclusionProof, type Seal, type SealedPlace } from '../../proof/v2-types.ts';
 import { type Outcome, verifyReceipt, verifySeal } from '../../proof/verifier.ts';
 import { UsageError } from '../command.ts';
 import { logChecks } from './log-checks.ts';
@@ -113,11 +113,13 @@ export async function verifyReceiptFrom(arg: string, context: VerifyContext): Pr
     return { heading, report: report(ALGORITHM_V2, 'public', checks), notChecked, summary: [], extra };
   }
 
-  let place: InclusionProof | undefined;
+  // The place and the seal it names come together: from the saved receipt, or from the service's
+  // proof answer. A receipt saved before seal_hash existed names its seal by id only.
+  let place: (InclusionProof & { seal_id?: unknown; seal_hash?: unknown }) | undefined;
   if (hasPlace(saved)) place = saved as unknown as InclusionProof;
   else {
     const answer = await fetchJson(`${g}/proof/${leafHash}`, 'inclusion proof', [404, 409]);
-    place = answer.json as InclusionProof | undefined;
+    place = answer.json as SealedPlace | undefined;
   }
   if (!place) {
     const sealReport = await verifySeal({ seal, keys, sha256, chains });
@@ -155,7 +157,8 @@ export async function verifyReceiptFrom(arg: string, context: VerifyContext): Pr
       count: place.count,
       root: place.root,
       proof: place.proof,
-      seal_id: typeof saved?.seal_id === 'string' ? saved.seal_id : undefined,
+      seal_id: place.seal_id as string | undefined,
+      seal_hash: place.seal_hash as string | undefined,
     },
     seal,
     keys,

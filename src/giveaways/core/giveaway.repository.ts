@@ -8,7 +8,7 @@ export type NewGiveaway = Insertable<GiveawaysTable>;
 export type CertificateRow = Selectable<CertificatesTable>;
 /** A certificate row's body: v1 (instant) or v2 (verifiable). */
 export type AnyCertificate = CertificateV1 | CertificateV2;
-export type GiveawayStatus = 'active' | 'sealed' | 'completed';
+export type GiveawayStatus = 'active' | 'sealing' | 'sealed' | 'completed';
 export type DrawMode = 'verifiable' | 'instant';
 
 export interface ListFilter {
@@ -84,13 +84,30 @@ export function createGiveawayRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    /** active → sealed, once: the same row lock as joins, so the list is frozen atomically. */
+    /**
+     * active → sealing, once: entries close (joins take the row only while `active`) while the
+     * channel conditions are checked again; the sealing row, or undefined when not active.
+     */
+    async startSealing(id: number, trx: Kysely<Database> = db): Promise<GiveawayRow | undefined> {
+      return trx
+        .updateTable('giveaways')
+        .set({ status: 'sealing' })
+        .where('id', '=', id)
+        .where('status', '=', 'active')
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /**
+     * active or sealing → sealed, once: the same row lock as joins, so the list is frozen
+     * atomically (a sealing giveaway takes no joins already).
+     */
     async seal(id: number, sealedAt: number, trx: Kysely<Database> = db): Promise<boolean> {
       const result = await trx
         .updateTable('giveaways')
         .set({ status: 'sealed', sealed_at: sealedAt })
         .where('id', '=', id)
-        .where('status', '=', 'active')
+        .where('status', 'in', ['active', 'sealing'])
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

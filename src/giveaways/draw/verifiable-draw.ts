@@ -21,6 +21,11 @@ interface Deps {
   seals: Pick<SealRepository, 'find'>;
   seal: Sealer;
   /**
+   * Closes entries before the re-check when the giveaway has channel conditions to check again
+   * (active → sealing); the row as it is afterwards.
+   */
+  closeEntries?: (row: GiveawayRow) => Promise<GiveawayRow>;
+  /**
    * Work the seal job does first, in runs it may yield between (`more`): the re-check of
    * channel conditions, whose progress is stored, so the job resumes it after a restart.
    */
@@ -92,8 +97,11 @@ export function createVerifiableDraws(deps: Deps) {
       const sealed = await deps.seal(row, context);
       return { row: sealed.row, seal: sealed.seal, sealLogIndex: sealed.logIndex };
     } catch (error) {
-      // A concurrent call sealed it first: wait for the same round like any other caller.
-      if (!(error instanceof AppError && error.code === 'giveaway_sealed')) throw error;
+      // A concurrent call sealed it first (and may have drawn it already): wait for the same
+      // round like any other caller, or take the draw it made.
+      const raced =
+        error instanceof AppError && (error.code === 'giveaway_sealed' || error.code === 'already_drawn');
+      if (!raced) throw error;
       const theirs = await seals.find(row.id);
       if (!theirs) throw error;
       return { row: (await giveaways.findById(row.id)) ?? row, seal: theirs };
@@ -122,22 +130,32 @@ export function createVerifiableDraws(deps: Deps) {
   const handlers: Record<string, (job: Job) => Promise<JobOutcome>> = {
     async [SEAL_JOB](job) {
       const { giveawayId } = job.payload as SealJobPayload;
-      const row = await giveaways.findById(giveawayId);
-      if (row?.status !== 'active') return { done: true };
-      if (Number(row.participants_count) === 0) {
+      const found = await giveaways.findById(giveawayId);
+      if (found?.status !== 'active' && found?.status !== 'sealing') return { done: true };
+      if (found.status === 'active' && Number(found.participants_count) === 0) {
         log.warn(
-          { public_id: row.public_id },
+          { public_id: found.public_id },
           'ends_at passed with no entrants: nothing to seal, entries stay open',
         );
         return { done: true };
       }
+      const row = (await deps.closeEntries?.(found)) ?? found;
+      if (row.status !== 'active' && row.status !== 'sealing') return { done: true };
       if ((await deps.beforeSeal?.(row)) === 'more') {
         return { retryAt: clock.now().getTime() + 1, reason: 'channel checks continue' };
       }
       try {
         await deps.seal(row, automaticContext(row));
       } catch (error) {
-        if (error instanceof AppError && error.code !== 'randomness_unavailable') return { done: true };
+        if (error instanceof AppError && error.code !== 'randomness_unavailable') {
+          if (row.status === 'sealing') {
+            log.warn(
+              { public_id: row.public_id, code: error.code },
+              'a sealing giveaway could not be sealed',
+            );
+          }
+          return { done: true };
+        }
         return { retryAt: clock.now().getTime() + SEAL_RETRY_MS, reason: (error as Error).message };
       }
       return { done: true };

@@ -1,10 +1,10 @@
-import type { InclusionProof, Receipt, Ticket, TicketBody } from '../../proof/v2-types.ts';
+import type { Receipt, Seal, SealedPlace, Ticket, TicketBody } from '../../proof/v2-types.ts';
 import { TICKET_TYPE } from '../../proof/v2-types.ts';
 import { AppError } from '../../shared/errors.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
 import type { Signer } from '../../signing/signer.ts';
 import type { GiveawayRow } from '../core/giveaway.repository.ts';
-import type { SealRepository } from '../core/seal.repository.ts';
+import type { SealRepository, SealRow } from '../core/seal.repository.ts';
 import { createEntrantProofs } from './entrant-tree.ts';
 import type { EntrantRow, ParticipantRepository } from './participant.repository.ts';
 
@@ -53,6 +53,11 @@ export const entrantReceiptUrl = (
   salt: string,
 ) => `${receiptUrlOf(publicBaseUrl, publicId)}#${telegramId}.${salt}`;
 
+/** The seal a place is in, by id and by hash: an id alone would also name a seal re-made under it. */
+function sealNames(seal: SealRow): { seal_id: string; seal_hash: string } {
+  return { seal_id: seal.seal_id, seal_hash: (JSON.parse(seal.body) as Seal).hash };
+}
+
 /**
  * CONTRACT §7.8: what an entrant holds. The ticket is signed when asked for: Ed25519 is
  * deterministic, so the same entry under the same key always yields the same ticket bytes.
@@ -74,14 +79,15 @@ export function createEntrantReceipts(deps: Deps) {
   async function proofOf(
     row: GiveawayRow,
     leafHash: string,
-  ): Promise<InclusionProof | 'not_sealed' | undefined> {
+  ): Promise<SealedPlace | 'not_sealed' | undefined> {
     if (!LEAF_HASH.test(leafHash)) return undefined;
     const seal = await seals.find(row.id);
     if (!seal) {
       // Before the seal there is no list to prove against, but an unknown leaf is still unknown.
       return (await participants.entrantByLeaf(row.id, leafHash)) ? 'not_sealed' : undefined;
     }
-    return proofs.byLeaf(seal, row.id, leafHash);
+    const proof = await proofs.byLeaf(seal, row.id, leafHash);
+    return proof && { ...proof, ...sealNames(seal) };
   }
 
   return {
@@ -110,7 +116,7 @@ export function createEntrantReceipts(deps: Deps) {
       const seal = await seals.find(row.id);
       if (seal) {
         const proof = await proofs.byLeaf(seal, row.id, entrant.leaf_hash);
-        if (proof) Object.assign(receipt, proof, { seal_id: seal.seal_id });
+        if (proof) Object.assign(receipt, proof, sealNames(seal));
       }
       return receipt;
     },

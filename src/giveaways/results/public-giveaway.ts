@@ -1,4 +1,4 @@
-import type { InclusionProof, Seal, Ticket } from '../../proof/v2-types.ts';
+import type { Seal, SealedPlace, Ticket } from '../../proof/v2-types.ts';
 import type { ConditionRepository, ExcludedCount } from '../conditions/condition.repository.ts';
 import type { GiveawayRow, GiveawayStatus } from '../core/giveaway.repository.ts';
 import { type EntrantReceipts, receiptUrlOf } from '../entrants/entrant-receipts.ts';
@@ -34,7 +34,7 @@ export interface PublicGiveaway {
 
 export interface PublicGiveawayLookup {
   view(publicId: string): Promise<PublicGiveaway | undefined>;
-  proof(publicId: string, leafHash: string): Promise<InclusionProof | 'not_sealed' | undefined>;
+  proof(publicId: string, leafHash: string): Promise<SealedPlace | 'not_sealed' | undefined>;
   ticket(publicId: string, leafHash: string): Promise<Ticket | undefined>;
 }
 

@@ -24,7 +24,10 @@ export const DRAW_JOB = 'giveaway.draw';
 export const sealJobKey = (publicId: string) => `seal:${publicId}`;
 export const drawJobKey = (publicId: string) => `draw:${publicId}`;
 
-/** Payload of the seal job: enqueued with a giveaway that has `ends_at`, or made due by a call. */
+/**
+ * Payload of the seal job: enqueued with a giveaway that has `ends_at`, or made due by a call that
+ * closed entries for the re-check of channel conditions (the job is then the promise of the seal).
+ */
 export interface SealJobPayload {
   giveawayId: number;
 }
@@ -103,7 +106,8 @@ export function createSealer(deps: Deps) {
         'Only a verifiable giveaway is sealed; this one is drawn instantly',
       );
     }
-    if (row.status !== 'active') throw notActive(row);
+    // A sealing giveaway has closed entries for the re-check of its conditions; it seals as an active one.
+    if (row.status !== 'active' && row.status !== 'sealing') throw notActive(row);
     if (Number(row.participants_count) === 0) {
       throw new AppError('no_participants', 'A giveaway without entrants cannot be sealed');
     }

@@ -23,6 +23,7 @@ import {
   PublicIdParamsSchema,
   ReceiptSchema,
   SealedGiveawaySchema,
+  SealingGiveawaySchema,
 } from './giveaway.schemas.ts';
 import { operationContext } from './random.routes.ts';
 
@@ -114,7 +115,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
         operationId: 'drawGiveaway',
         summary: 'Draw the winners exactly once and issue the signed certificate',
         description:
-          'Verifiable giveaways (tyche-draw-v2): seals the list if still active, then waits up to TYCHE_DRAW_WAIT_MS for the committed drand round; 200 when drawn in time, else 202 with the sealed giveaway, `Location` and `Retry-After` — the draw then completes by itself. A caller waiting while another process completes the draw gets the same certificate. Instant giveaways (tyche-draw-v1): drawn at once from the randomness cascade.',
+          'Verifiable giveaways (tyche-draw-v2): seals the list if still active, then waits up to TYCHE_DRAW_WAIT_MS for the committed drand round; 200 when drawn in time, else 202 with the sealed giveaway, `Location` and `Retry-After` — the draw then completes by itself. When the giveaway requires channels whose entrants must be checked again first (or is `sealing` already), entries close and the answer is 202 at once with the `sealing` giveaway, `Location` and `Retry-After`: the seal follows the checks by itself, then the draw its round. A caller waiting while another process completes the draw gets the same certificate. Instant giveaways (tyche-draw-v1): drawn at once from the randomness cascade.',
         params: PublicIdParamsSchema,
         body: EmptyBodySchema,
         response: {
@@ -125,7 +126,6 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
             ...OWNED,
             'already_drawn',
             'no_participants',
-            'checks_in_progress',
             'randomness_unavailable',
           ]),
         },
@@ -149,10 +149,13 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
         ...common,
         operationId: 'sealGiveaway',
         summary: 'Close entries now and commit to a future drand round (verifiable giveaways)',
+        description:
+          'Answers 200 with the sealed giveaway. When the giveaway requires channels whose entrants must be checked again first, entries close at once and the answer is 202 with the `sealing` giveaway, `Location` and `Retry-After`: the seal follows the checks by itself, and a repeat while `sealing` answers the same 202. Once sealed, a repeat is 409 `giveaway_sealed`.',
         params: PublicIdParamsSchema,
         body: EmptyBodySchema,
         response: {
           200: SealedGiveawaySchema,
+          202: SealingGiveawaySchema,
           ...errorResponses([
             ...BODY_ERRORS,
             ...OWNED,
@@ -160,13 +163,20 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
             'giveaway_sealed',
             'already_drawn',
             'no_participants',
-            'checks_in_progress',
             'randomness_unavailable',
           ]),
         },
       },
     },
-    async (request) => giveaways.seal(operationContext(request), request.params.public_id),
+    async (request, reply) => {
+      const outcome = await giveaways.seal(operationContext(request), request.params.public_id);
+      if (outcome.kind === 'sealed') return outcome.giveaway;
+      return reply
+        .code(202)
+        .header('location', `/api/v1/giveaways/${outcome.giveaway.public_id}`)
+        .header('retry-after', String(outcome.retryAfterSeconds))
+        .send(outcome.giveaway);
+    },
   );
 
   app.get(

@@ -21,6 +21,7 @@ import {
   GIVEAWAY_CREATED_EXAMPLE,
   GIVEAWAY_DRAWN_EXAMPLE,
   GIVEAWAY_SEALED_EXAMPLE,
+  GIVEAWAY_SEALING_EXAMPLE,
   GIVEAWAY_SUMMARY_EXAMPLE,
   RECEIPT_EXAMPLE,
 } from '../schema-examples.ts';
@@ -93,11 +94,17 @@ export const SealedGiveawaySchema = {
   description: 'Sealed: entries are closed and the list is committed to a future drand round',
   examples: [GIVEAWAY_SEALED_EXAMPLE],
 };
+export const SealingGiveawaySchema = {
+  ...GiveawaySchema,
+  description:
+    'Sealing: entries are closed and the entrants are being checked again against the channels the giveaway requires; the seal follows by itself. Poll `Location` after `Retry-After` seconds.',
+  examples: [GIVEAWAY_SEALING_EXAMPLE],
+};
 export const PendingDrawSchema = {
   ...GiveawaySchema,
   description:
-    'The committed drand round is not out yet: the giveaway is sealed, and the draw completes by itself when the round is published. Poll `Location` after `Retry-After` seconds.',
-  examples: [GIVEAWAY_SEALED_EXAMPLE],
+    'Not drawn yet: the giveaway is `sealed` and its committed drand round is not out, or it is `sealing` (entries closed, entrants being checked again before the seal). The draw completes by itself when the round is published. Poll `Location` after `Retry-After` seconds.',
+  examples: [GIVEAWAY_SEALED_EXAMPLE, GIVEAWAY_SEALING_EXAMPLE],
 };
 
 export const ListResponseSchema = Type.Object(
@@ -270,9 +277,15 @@ export const ReceiptSchema = Type.Object(
     root: Type.Optional(Hex32Schema()),
     proof: Type.Optional(Type.Array(Hex32Schema())),
     seal_id: Type.Optional(Type.String()),
+    seal_hash: Type.Optional(
+      Hex32Schema({
+        description: 'The `hash` of the seal the receipt is issued under; verifiers require it',
+      }),
+    ),
   },
   {
-    description: "The entrant's receipt; `index`, `count`, `root`, `proof` and `seal_id` once sealed",
+    description:
+      "The entrant's receipt; `index`, `count`, `root`, `proof`, `seal_id` and `seal_hash` once sealed",
     examples: [RECEIPT_EXAMPLE],
   },
 );

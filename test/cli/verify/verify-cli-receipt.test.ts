@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Receipt } from '../../../src/proof/v2-types.ts';
+import type { Receipt, Seal } from '../../../src/proof/v2-types.ts';
+import { remadeSeal } from '../../helpers/remade-seal.ts';
 import { type DrawnServer, sameVerdict, startDrawnServer } from '../../helpers/v2-server.ts';
 
 const flip = (hex: string) => hex.replace(/^./, (d) => (d === '0' ? '1' : '0'));
@@ -11,6 +15,27 @@ const linkOf = (r: Receipt) => {
   return r.receipt_url;
 };
 const pageOf = (r: Receipt) => r.receipt_url.split('#')[0];
+
+/** The service behind a front that shows `seal` on one giveaway's public JSON instead of the one it sealed. */
+async function frontWithSeal(
+  upstream: string,
+  publicId: string,
+  seal: Seal,
+): Promise<{ url: string; server: Server }> {
+  const server = createServer(async (req, res) => {
+    const answer = await fetch(`${upstream}${req.url}`, { headers: { accept: req.headers.accept ?? '*/*' } });
+    let body = Buffer.from(await answer.arrayBuffer());
+    if (req.url === `/g/${publicId}.json` && answer.ok) {
+      body = Buffer.from(JSON.stringify({ ...JSON.parse(body.toString('utf8')), seal }));
+    }
+    res.writeHead(answer.status, {
+      'content-type': answer.headers.get('content-type') ?? 'application/json',
+    });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
 
 describe('tyche verify --receipt, and tyche-verify.mjs --receipt', () => {
   let s: DrawnServer;
@@ -84,6 +109,72 @@ describe('tyche verify --receipt, and tyche-verify.mjs --receipt', () => {
     for (const [i, [args]] of cases.entries()) {
       const out = sameVerdict(runs[i], 0, args.join(' '));
       assert.match(out, /^Result: this entrant won: winner #1$/m);
+    }
+  });
+
+  test('a saved receipt names its seal by hash; one saved before seal_hash is matched by id only', async () => {
+    const r = receiptOf(s.drawn.certificate.winners[0].telegram_id);
+    assert.equal(r.seal_hash, s.drawn.certificate.seal.hash);
+    const { seal_hash: _, ...old } = r;
+    const [current, older] = await Promise.all([
+      s.both(['--receipt', saved('with-hash.json', r), ...chain]),
+      s.both(['--receipt', saved('without-hash.json', old), ...chain]),
+    ]);
+    assert.match(
+      sameVerdict(current, 0, 'with seal_hash'),
+      new RegExp(
+        `^✓ Receipt and seal: seal ${r.seal_id}, hash ${r.seal_hash} as the receipt names it: 12 entrants, root `,
+        'm',
+      ),
+    );
+    const out = sameVerdict(older, 0, 'without seal_hash');
+    assert.match(
+      out,
+      new RegExp(
+        `^✓ Receipt and seal: seal ${r.seal_id}, matched by id only \\(the receipt has no seal_hash: a re-made seal with this id would pass\\): 12 entrants, root `,
+        'm',
+      ),
+    );
+    assert.match(out, /\nVALID: every check passed\.\n$/);
+  });
+
+  test('a seal re-made under the same id, with another sealed_at, fails a saved receipt by its seal_hash', async () => {
+    const receipt = s.waiting.receipts[1];
+    const seal = (await (await fetch(`${s.server.url}/g/${s.waiting.publicId}.json`)).json()).seal as Seal;
+    assert.equal(receipt.seal_hash, seal.hash);
+    const remade = remadeSeal(join(s.dir, 'data'), seal);
+    assert.equal(remade.seal_id, receipt.seal_id);
+    assert.notEqual(remade.hash, seal.hash);
+    const front = await frontWithSeal(s.server.url, s.waiting.publicId, remade);
+    try {
+      const at = (r: Partial<Receipt>) => ({
+        ...r,
+        receipt_url: r.receipt_url!.replace(s.server.url, front.url),
+      });
+      const { seal_hash: _, ...old } = receipt;
+      const [current, older] = await Promise.all([
+        s.both(['--receipt', saved('remade.json', at(receipt)), ...chain]),
+        s.both(['--receipt', saved('remade-old.json', at(old)), ...chain]),
+      ]);
+      const out = sameVerdict(current, 1, 'the re-made seal');
+      assert.match(
+        out,
+        new RegExp(
+          `^✗ Receipt and seal: the seal is not the one this receipt was issued under: hash ${remade.hash} ≠ ${seal.hash} \\(the receipt's seal_hash\\)$`,
+          'm',
+        ),
+      );
+      // Its own hash and signature are the service's: only the receipt's seal_hash (and the log) tell.
+      assert.match(out, /^✓ Seal hash: /m);
+      assert.match(out, /^✓ Seal signature: /m);
+      assert.match(out, /\nINVALID: \d+ of \d+ checks failed\.\n$/);
+      // A receipt saved before seal_hash cannot tell the re-made seal by its id.
+      assert.match(
+        sameVerdict(older, 1, 'an old receipt, the re-made seal'),
+        new RegExp(`^✓ Receipt and seal: seal ${receipt.seal_id}, matched by id only `, 'm'),
+      );
+    } finally {
+      await new Promise((resolve) => front.server.close(resolve));
     }
   });
 
