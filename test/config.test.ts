@@ -113,16 +113,22 @@ test('database timeouts have defaults and bounds', () => {
   );
 });
 
-describe('TYCHE_SIGNING_KEY_FILE', () => {
+/** A folder for key files, removed after the suite, and a writer that sets each file's mode. */
+function keyFiles() {
   const dir = mkdtempSync(join(tmpdir(), 'tyche-key-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
-  const seed = randomBytes(32).toString('base64url');
   const write = (name: string, text: string, mode: number) => {
     const path = join(dir, name);
     writeFileSync(path, text, { mode });
     chmodSync(path, mode);
     return path;
   };
+  return { dir, write };
+}
+
+describe('TYCHE_SIGNING_KEY_FILE', () => {
+  const { dir, write } = keyFiles();
+  const seed = randomBytes(32).toString('base64url');
 
   test('an owner-only file stands in for TYCHE_SIGNING_KEY', () => {
     const path = write('seed', `${seed}\n`, 0o600);
@@ -174,15 +180,8 @@ describe('TYCHE_SIGNING_KEY_FILE', () => {
 });
 
 describe('TYCHE_LOG_KEY_FILE and WITNESS_KEY_FILE', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tyche-key-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const { dir, write } = keyFiles();
   const seed = randomBytes(32).toString('base64url');
-  const write = (name: string, text: string, mode: number) => {
-    const path = join(dir, name);
-    writeFileSync(path, text, { mode });
-    chmodSync(path, mode);
-    return path;
-  };
 
   test('an owner-only file in the signing key format gives the seed, named for messages', () => {
     const path = write('seed', `${seed}\n`, 0o600);
