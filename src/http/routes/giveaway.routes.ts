@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { GiveawayService } from '../../giveaways/giveaway.service.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
@@ -36,6 +37,18 @@ const BODY_ERRORS: ErrorCode[] = [
   'unsupported_media_type',
 ];
 const OWNED: ErrorCode[] = ['forbidden', 'not_found'];
+
+/** 202: the giveaway as it stands, where to find it, and when the work promised will be done. */
+function acceptedGiveaway<G extends { public_id: string }>(
+  reply: FastifyReply,
+  outcome: { giveaway: G; retryAfterSeconds: number },
+) {
+  return reply
+    .code(202)
+    .header('location', `/api/v1/giveaways/${outcome.giveaway.public_id}`)
+    .header('retry-after', String(outcome.retryAfterSeconds))
+    .send(outcome.giveaway);
+}
 
 export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayService }> = async (
   app,
@@ -134,11 +147,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
     async (request, reply) => {
       const outcome = await giveaways.draw(operationContext(request), request.params.public_id);
       if (outcome.kind === 'drawn') return outcome.draw;
-      return reply
-        .code(202)
-        .header('location', `/api/v1/giveaways/${outcome.giveaway.public_id}`)
-        .header('retry-after', String(outcome.retryAfterSeconds))
-        .send(outcome.giveaway);
+      return acceptedGiveaway(reply, outcome);
     },
   );
 
@@ -171,11 +180,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
     async (request, reply) => {
       const outcome = await giveaways.seal(operationContext(request), request.params.public_id);
       if (outcome.kind === 'sealed') return outcome.giveaway;
-      return reply
-        .code(202)
-        .header('location', `/api/v1/giveaways/${outcome.giveaway.public_id}`)
-        .header('retry-after', String(outcome.retryAfterSeconds))
-        .send(outcome.giveaway);
+      return acceptedGiveaway(reply, outcome);
     },
   );
 
