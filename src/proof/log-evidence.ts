@@ -12,7 +12,7 @@ import { leafDataOf, openKeyEntry, readLogEntry } from './log-entry.ts';
 import { leafHash, verifyInclusion } from './merkle.ts';
 import { verifyConsistency } from './merkle-proofs.ts';
 import { parseVerifierKey } from './note.ts';
-import { type Check, isRecord, makeCheck } from './report.ts';
+import { type Check, isRecord, makeCheck, warnCheck } from './report.ts';
 import { type Ed25519Verify, objectSignatureProblem } from './signed-object.ts';
 
 export const SEAL_WITNESSED = (n: number) =>
@@ -133,7 +133,7 @@ function witnessCheck(e: LogEvidence, fresh: Checkpoint, sealIndex: unknown): Ch
     }
     if (problem) return makeCheck(id, label, `the witness key ${JSON.stringify(key)}: ${problem}`, '');
   }
-  if (!w || !isRecord(w.sealWitness)) return makeCheck(id, label, null, SEAL_OPERATOR_ONLY);
+  if (!w || !isRecord(w.sealWitness)) return warnCheck(id, label, SEAL_OPERATOR_ONLY);
   const sw = w.sealWitness;
   const opened = openCheckpoint(String(sw.checkpoint), e.logKey);
   if (!opened.ok) return makeCheck(id, label, `the witnessed checkpoint: ${opened.problem}`, '');
@@ -159,7 +159,9 @@ function witnessCheck(e: LogEvidence, fresh: Checkpoint, sealIndex: unknown): Ch
     return makeCheck(id, label, `a witness key: ${(error as Error).message}`, '');
   }
   const before = trusted.filter((c) => c.timestamp * 1000 < roundAt).length;
-  return makeCheck(id, label, null, before ? SEAL_WITNESSED(before) : SEAL_OPERATOR_ONLY);
+  return before
+    ? makeCheck(id, label, null, SEAL_WITNESSED(before))
+    : warnCheck(id, label, SEAL_OPERATOR_ONLY);
 }
 
 /** Every log check, in order. A check that cannot start (no checkpoint) ends the list. */

@@ -4,8 +4,14 @@
 export interface Check {
   id: string;
   label: string;
+  /** False only when the check failed; a warning is not a failure. */
   ok: boolean;
   detail: string;
+  /**
+   * Set when the check did not fail but its evidence is weaker than a pass (e.g. a seal whose
+   * time only the operator attests): what to warn about, shown with its own mark, never as passed.
+   */
+  warning?: string;
 }
 
 export interface Report {
@@ -31,6 +37,11 @@ export function makeCheck(id: string, label: string, problem: string | null, okD
   return problem === null
     ? { id, label, ok: true, detail: okDetail }
     : { id, label, ok: false, detail: problem };
+}
+
+/** A check that did not fail but is not a pass either: `ok` stays true, so `valid` is unchanged. */
+export function warnCheck(id: string, label: string, warning: string): Check {
+  return { id, label, ok: true, detail: warning, warning };
 }
 
 /** A check whose computation threw: bad data is a failed check, never an exception. */

@@ -1,4 +1,4 @@
-// How the pages' scripts show a verifier's checks: one line each, passed or FAILED, plus notes
+// How the pages' scripts show a verifier's checks: one line each, passed, warning or FAILED, plus notes
 // for what could not be asked (a relay that did not answer) without counting it as a failure.
 // Browser only: it writes to the DOM, and only with textContent, so no check detail is ever markup.
 
@@ -6,20 +6,20 @@ import type { Check } from '../proof/report.ts';
 
 export interface ShownCheck {
   label: string;
-  state: 'ok' | 'bad' | 'note';
+  state: 'ok' | 'warn' | 'bad' | 'note';
   detail: string;
 }
 
 export const shownCheck = (check: Check): ShownCheck => ({
   label: check.label,
-  state: check.ok ? 'ok' : 'bad',
-  detail: check.detail,
+  state: !check.ok ? 'bad' : check.warning === undefined ? 'ok' : 'warn',
+  detail: check.ok ? (check.warning ?? check.detail) : check.detail,
 });
 
 export const note = (label: string, detail: string): ShownCheck => ({ label, state: 'note', detail });
 
-const MARK = { ok: '✓', bad: '✗', note: '•' } as const;
-const SUFFIX = { ok: ': passed', bad: ': FAILED', note: '' } as const;
+const MARK = { ok: '✓', warn: '!', bad: '✗', note: '•' } as const;
+const SUFFIX = { ok: ': passed', warn: ': warning', bad: ': FAILED', note: '' } as const;
 
 export function renderChecks(list: HTMLElement, checks: readonly ShownCheck[]): void {
   list.replaceChildren(

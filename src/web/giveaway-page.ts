@@ -57,12 +57,29 @@ function conditionRows(g: PublicGiveaway): Html | string {
 ${g.excluded.length > 0 ? html`<dt>Excluded at the seal</dt><dd><ul>${excluded}</ul></dd>` : ''}`;
 }
 
-function sealSection(g: PublicGiveaway, seal: Seal): Html {
+/** What the page knows beyond the public giveaway: whether an outside party backs the seal's time. */
+export interface SealEvidence {
+  /** A witness cosigned a checkpoint holding the seal before its round (CONTRACT §8, §13). */
+  sealWitnessed?: boolean;
+}
+
+/** Says the server could not know the winners only when someone outside the server backs the seal's time. */
+function sealClaim(seal: Seal, witnessed: boolean): Html {
+  const b = seal.beacon;
+  const sealed = html`The list of ${seal.entrants.count} entrants was sealed on ${time(seal.sealed_at)} and committed to drand
+round ${b.round}, due on ${time(b.round_at)}.`;
+  return witnessed
+    ? html`<p class="notice public" data-seal-claim="witnessed">${sealed} The seal was published before that round existed, and an outside
+witness saw it before the round, so nobody — the owner or this server — could know the winners when it was made, and no entrant
+can be added or removed since.</p>`
+    : html`<p class="notice" data-seal-claim="operator">${sealed} The owner could not know the winners when the list was sealed, and
+no entrant can be added or removed since. Warning: the seal's time rests on this server's word (no outside witness yet).</p>`;
+}
+
+function sealSection(g: PublicGiveaway, seal: Seal, evidence: SealEvidence): Html {
   const b = seal.beacon;
   return html`<section aria-labelledby="seal-heading" id="seal"><h2 id="seal-heading">The seal</h2>
-<p class="notice public">The list of ${seal.entrants.count} entrants was sealed on ${time(seal.sealed_at)} and committed to drand
-round ${b.round}, due on ${time(b.round_at)}. The seal was published before that round existed, so nobody — the owner or this
-server — could know the winners when it was made, and no entrant can be added or removed since.</p>
+${sealClaim(seal, evidence.sealWitnessed === true)}
 <dl>
 <dt>Seal</dt><dd><code class="mono">${seal.seal_id}</code></dd>
 <dt>Entrants</dt><dd>${seal.entrants.count}</dd>
@@ -105,13 +122,13 @@ function receiptSection(g: PublicGiveaway): Html {
 your entry is in the sealed list and, after the draw, whether you won. Your receipt code stays in your browser.</p></section>`;
 }
 
-export function renderGiveawayPage(g: PublicGiveaway): string {
+export function renderGiveawayPage(g: PublicGiveaway, evidence: SealEvidence = {}): string {
   const body = html`<main>
 <header><p class="eyebrow">Tyche giveaway</p><h1>${g.title}</h1>
 ${g.description ? html`<p class="description">${g.description}</p>` : ''}
 <p class="muted">Giveaway <code>${g.public_id}</code></p></header>
 ${entriesSection(g)}
-${g.seal ? sealSection(g, g.seal) : ''}
+${g.seal ? sealSection(g, g.seal, evidence) : ''}
 ${resultSection(g)}
 ${g.draw_mode === 'verifiable' ? receiptSection(g) : ''}
 </main>

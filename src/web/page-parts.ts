@@ -16,7 +16,7 @@ button:disabled{opacity:.6;cursor:progress}button:focus-visible,a:focus-visible,
 .panel,#verify{border:1px solid var(--line);border-radius:.5rem;padding:0 1rem 1rem;margin-top:2rem}
 .notice{border-left:4px solid var(--warn);background:var(--warn-bg);padding:.6rem .9rem;margin:1rem 0;border-radius:0 .4rem .4rem 0}
 .notice.public{border-left-color:var(--ok);background:var(--ok-bg)}
-.verdict{font-weight:700;font-size:1.1rem}.ok{color:var(--ok)}.bad{color:var(--bad)}.skip{color:var(--muted)}
+.verdict{font-weight:700;font-size:1.1rem}.ok{color:var(--ok)}.warn{color:var(--warn)}.bad{color:var(--bad)}.skip{color:var(--muted)}
 .checks{list-style:none;padding:0}.check{display:grid;grid-template-columns:1.4rem 1fr;padding:.35rem 0;border-bottom:1px solid var(--line);overflow-wrap:anywhere}
 .check .mark{font-weight:700}.check .detail{grid-column:2;color:var(--fg);font-size:.9rem}
 .badge{display:inline-block;font-size:.85rem;font-weight:600;padding:.1rem .55rem;border-radius:1rem;border:1px solid var(--line);vertical-align:middle}

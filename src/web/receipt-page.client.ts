@@ -62,7 +62,9 @@ function finish(v: Verdict): void {
   const counted = v.checks.filter((c) => c.state !== 'note');
   const failed = counted.filter((c) => c.state === 'bad').length;
   $('receipt-summary').className = failed === 0 ? 'summary ok' : 'summary bad';
-  if (failed === 0) show('receipt-status', v.summary, 'verdict ok');
+  const warned = counted.filter((c) => c.state === 'warn');
+  const warnings = warned.map((c) => ` Warning: ${c.label}: ${c.detail}.`).join('');
+  if (failed === 0) show('receipt-status', `${v.summary}${warnings}`, 'verdict ok');
   else {
     const names = counted.filter((c) => c.state === 'bad').map((c) => c.label);
     const text = `${failed} of ${counted.length} checks failed (${names.join(', ')}): do not trust this result.`;
@@ -208,7 +210,8 @@ async function check(code: ReceiptCode): Promise<void> {
     const winnersDrawn = Math.min(seal.giveaway.winners_count, seal.entrants.count);
     const { text, won } = outcomeSentence(report.outcome, winnersDrawn);
     show('receipt-outcome', text, won ? 'outcome won' : 'outcome');
-    summary = `Every check passed in your browser: the draw was re-run here from the seal and drand round ${seal.beacon.round}.`;
+    const warned = checks.some((c) => c.state === 'warn');
+    summary = `${warned ? 'No check failed' : 'Every check passed'} in your browser: the draw was re-run here from the seal and drand round ${seal.beacon.round}.`;
   }
   finish({ checks, summary });
 }

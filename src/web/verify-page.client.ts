@@ -84,15 +84,18 @@ async function run(section: HTMLElement, button: HTMLButtonElement): Promise<voi
     ];
     const counted = checks.filter((c) => c.state !== 'note');
     const failed = counted.filter((c) => c.state === 'bad').length;
+    const warned = counted.filter((c) => c.state === 'warn');
+    const passed = warned.length === 0 ? `all ${counted.length} checks passed` : `no check failed`;
+    const warnings = warned.map((c) => ` Warning: ${c.label}: ${c.detail}.`).join('');
     renderChecks(list, checks);
     const operator = report.trust === 'operator';
     status.className = failed === 0 ? (operator ? 'verdict' : 'verdict ok') : 'verdict bad';
     if (failed > 0) {
       status.textContent = `Invalid: ${failed} of ${counted.length} checks failed. Do not trust this result.${operator ? ` Even a valid ${report.algorithm} certificate means ${OPERATOR_TRUST_LABEL}.` : ''}`;
     } else if (operator) {
-      status.textContent = `The certificate checks out (all ${counted.length} checks passed in your browser), but ${OPERATOR_TRUST_LABEL}.`;
+      status.textContent = `The certificate checks out (${passed} in your browser), but ${OPERATOR_TRUST_LABEL}.${warnings}`;
     } else {
-      status.textContent = `Valid draw: all ${counted.length} checks passed in your browser. The winners follow from the sealed list and the public drand round alone.`;
+      status.textContent = `Valid draw: ${passed} in your browser. The winners follow from the sealed list and the public drand round alone.${warnings}`;
     }
   } catch (error) {
     status.className = 'verdict bad';

@@ -42,9 +42,13 @@ export function verdictOf(report: Report): string {
   const counted = report.checks.filter((c) => !isStatement(c.id));
   const failed = counted.filter((c) => !c.ok).length;
   if (failed > 0 || counted.length === 0) return `INVALID: ${failed} of ${counted.length} checks failed.`;
+  const warned = counted.filter((c) => c.warning !== undefined).map((c) => c.label);
+  const passed = warned.length
+    ? `no check failed, ${warned.length} with a warning (${warned.join(', ')})`
+    : 'every check passed';
   return report.trust === 'operator'
-    ? `VALID (${report.algorithm}): every check passed, but ${OPERATOR_TRUST_LABEL}.`
-    : 'VALID: every check passed.';
+    ? `VALID (${report.algorithm}): ${passed}, but ${OPERATOR_TRUST_LABEL}.`
+    : `VALID: ${passed}.`;
 }
 
 /** Prints the result and returns the exit status: 0 valid, 1 a check failed. */
@@ -74,6 +78,10 @@ export function emit(result: VerifyResult, out: (line: string) => void, json: bo
   for (const line of result.heading) out(line);
   if (result.heading.length > 0) out('');
   for (const c of report.checks) {
+    if (c.ok && c.warning !== undefined && !isStatement(c.id)) {
+      out(`! ${c.label}: warning: ${c.warning}`);
+      continue;
+    }
     const mark = isStatement(c.id) ? '•' : c.ok ? '✓' : '✗';
     out(`${mark} ${c.label}: ${c.detail}`);
   }
