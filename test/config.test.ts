@@ -113,6 +113,18 @@ test('database timeouts have defaults and bounds', () => {
   );
 });
 
+/** The PKCS#8 PEM form of an Ed25519 seed, the other format a key file may hold. */
+function pkcs8Pem(seed: string): string {
+  return createPrivateKey({
+    key: Buffer.concat([
+      Buffer.from('302e020100300506032b657004220420', 'hex'),
+      Buffer.from(seed, 'base64url'),
+    ]),
+    format: 'der',
+    type: 'pkcs8',
+  }).export({ format: 'pem', type: 'pkcs8' }) as string;
+}
+
 /** A folder for key files, removed after the suite, and a writer that sets each file's mode. */
 function keyFiles() {
   const dir = mkdtempSync(join(tmpdir(), 'tyche-key-'));
@@ -133,14 +145,7 @@ describe('TYCHE_SIGNING_KEY_FILE', () => {
   test('an owner-only file stands in for TYCHE_SIGNING_KEY', () => {
     const path = write('seed', `${seed}\n`, 0o600);
     assert.equal(createConfig({ TYCHE_SIGNING_KEY_FILE: path }).TYCHE_SIGNING_KEY, seed);
-    const pem = createPrivateKey({
-      key: Buffer.concat([
-        Buffer.from('302e020100300506032b657004220420', 'hex'),
-        Buffer.from(seed, 'base64url'),
-      ]),
-      format: 'der',
-      type: 'pkcs8',
-    }).export({ format: 'pem', type: 'pkcs8' }) as string;
+    const pem = pkcs8Pem(seed);
     const pemPath = write('key.pem', pem, 0o400);
     assert.equal(createConfig({ TYCHE_SIGNING_KEY_FILE: pemPath }).TYCHE_SIGNING_KEY, pem);
   });
@@ -189,14 +194,7 @@ describe('TYCHE_LOG_KEY_FILE and WITNESS_KEY_FILE', () => {
     assert.deepEqual(config.logKeyFile, { seed, source: `TYCHE_LOG_KEY_FILE="${path}"` });
     assert.deepEqual(config.witnessKeyFile, { seed, source: `WITNESS_KEY_FILE="${path}"` });
     assert.equal(config.TYCHE_SIGNING_KEY, undefined, 'no other key is taken from them');
-    const pem = createPrivateKey({
-      key: Buffer.concat([
-        Buffer.from('302e020100300506032b657004220420', 'hex'),
-        Buffer.from(seed, 'base64url'),
-      ]),
-      format: 'der',
-      type: 'pkcs8',
-    }).export({ format: 'pem', type: 'pkcs8' }) as string;
+    const pem = pkcs8Pem(seed);
     const pemPath = write('key.pem', pem, 0o400);
     assert.equal(createConfig({ TYCHE_LOG_KEY_FILE: pemPath }).logKeyFile?.seed, seed);
     const unset = createConfig({});
