@@ -73,7 +73,10 @@ export async function seedSqlite(count: number): Promise<Seeded> {
   const store = openStore({ DATA_DIR: dataDir });
   try {
     await store.migrate();
-    const services = createServices(createConfig({ DATA_DIR: dataDir, TYCHE_SOURCES: 'system' }), store);
+    const services = createServices(
+      createConfig({ DATA_DIR: dataDir, TYCHE_SOURCES: 'system', TYCHE_TSA_URLS: '' }),
+      store,
+    );
     const created = await services.accounts.createKey({ plan: 'business', dailyLimit: 1_000_000 });
     const started = performance.now();
     const publicId = await seedGiveaway(store, created.account_id, services.giveaways, count);

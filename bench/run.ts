@@ -2,6 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchLogVerify, LOG_VERIFY_READING } from './log-verify.bench.ts';
+import { benchMemory, MEMORY_READING } from './memory.bench.ts';
+import { benchParticipants, PARTICIPANTS_READING } from './participants.bench.ts';
 import { benchRandomEndpoints, RANDOM_READING } from './random.bench.ts';
 import type { BenchResult } from './result.ts';
 import { benchSeal, SEAL_READING } from './seal.bench.ts';
@@ -25,6 +27,11 @@ if (existsSync(fileURLToPath(giveawaysBench))) {
   if (module.benchGiveaways)
     suites.push({ title: 'Giveaways: draw, CSV export, participant insert', run: module.benchGiveaways });
 }
+suites.push({
+  title: 'Participants: bulk entry in JSON calls and one upload',
+  run: benchParticipants,
+  reading: PARTICIPANTS_READING,
+});
 suites.push({ title: 'Verifiable draws: seal and draw', run: benchSeal, reading: SEAL_READING });
 suites.push({
   title: 'Channel conditions: the re-check before the seal',
@@ -32,6 +39,11 @@ suites.push({
   reading: CONDITION_SEAL_READING,
 });
 suites.push({ title: 'Soak: ten minutes of mixed load', run: benchSoak, reading: SOAK_READING });
+suites.push({
+  title: 'Memory: idle, after a million entrants, after the mix',
+  run: benchMemory,
+  reading: MEMORY_READING,
+});
 suites.push({
   title: 'Transparency log: tyche log verify',
   run: benchLogVerify,

@@ -37,6 +37,7 @@ export async function benchConditionSeal(): Promise<BenchResult[]> {
   const config = createConfig({
     DATA_DIR: dataDir,
     TYCHE_SOURCES: 'system',
+    TYCHE_TSA_URLS: '',
     TELEGRAM_BOT_TOKEN: telegram.token,
     TELEGRAM_API_ROOT: telegram.url,
     TELEGRAM_BULK_PER_SECOND: String(PACE),

@@ -69,6 +69,7 @@ async function measure(dataDir: string, publicId: string, key: string): Promise<
   const config = createConfig({
     DATA_DIR: dataDir,
     TYCHE_SOURCES: 'system',
+    TYCHE_TSA_URLS: '',
     DRAND_URL: drand.url,
     DRAND_CHAIN: JSON.stringify(drand.info),
   });

@@ -39,7 +39,10 @@ async function seedVerifiable(entrants: number): Promise<SeededVerifiable> {
   const store = openStore({ DATA_DIR: dataDir });
   try {
     await store.migrate();
-    const services = createServices(createConfig({ DATA_DIR: dataDir, TYCHE_SOURCES: 'system' }), store);
+    const services = createServices(
+      createConfig({ DATA_DIR: dataDir, TYCHE_SOURCES: 'system', TYCHE_TSA_URLS: '' }),
+      store,
+    );
     const created = await services.accounts.createKey({ plan: 'business', dailyLimit: 1_000_000 });
     await services.signer.current();
     const started = performance.now();

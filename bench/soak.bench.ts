@@ -1,26 +1,19 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { runTyche } from '../test/helpers/cli.ts';
 import { startServerProcess } from '../test/helpers/server-process.ts';
 import type { BenchResult } from './result.ts';
+import { soakMix, treeRssMb } from './soak-mix.ts';
 
 /** SOAK_S: how long the mixed load runs; ten minutes unless said otherwise. */
 const SOAK_S = Number(process.env.SOAK_S ?? 600);
 const CONNECTIONS = 8;
 
-/** The resident set of a process in MB, from /proc (Linux). */
-function rssMb(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : Number.NaN;
-}
-
 /**
- * Ten minutes of mixed traffic against one `tyche serve` on SQLite: random values, the giveaway
- * list, participant additions (new entrants every call, so the store grows throughout) and the
- * public verification page and PDF. The server's RSS is sampled every second; growth is measured
- * from the end of the first minute (JIT, caches and pools warm) to the end.
+ * Ten minutes of mixed traffic against one `tyche serve` on SQLite (soak-mix.ts). The server's
+ * RSS is sampled every second; growth is measured from the end of the first minute (JIT, caches
+ * and pools warm) to the end.
  */
 export async function benchSoak(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tyche-soak-'));
@@ -28,62 +21,24 @@ export async function benchSoak(): Promise<BenchResult[]> {
     DATA_DIR: join(dir, 'data'),
     TYCHE_SOURCES: 'system',
     TYCHE_PUBLIC_RATE_LIMIT: '0',
+    TYCHE_TSA_URLS: '',
     LOG_LEVEL: 'warn',
   };
   const server = await startServerProcess(env, { keepLogs: false });
   try {
-    const created = await runTyche(['keys', 'create', '--json', '--daily-limit', '1000000000'], env);
-    const key = JSON.parse(created.stdout).key as string;
-    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const api = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${server.url}/api/v1${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return res.json() as Promise<Record<string, string>>;
-    };
-    const open = await api('POST', '/giveaways', { title: 'Soak', winners_count: 3, draw_mode: 'instant' });
-    const drawn = await api('POST', '/giveaways', {
-      title: 'Soak drawn',
-      winners_count: 3,
-      draw_mode: 'instant',
-    });
-    await api('POST', `/giveaways/${drawn.public_id}/participants`, {
-      participants: Array.from({ length: 500 }, (_, i) => ({ telegram_id: i + 1 })),
-    });
-    const certificate = (await api('POST', `/giveaways/${drawn.public_id}/draw`)).certificate_id;
-    let nextId = 1;
+    const mix = await soakMix(server, env);
     const samples: { at: number; mb: number }[] = [];
     const started = Date.now();
     const sampler = setInterval(
-      () => samples.push({ at: Date.now() - started, mb: rssMb(server.child.pid!) }),
+      () => samples.push({ at: Date.now() - started, mb: treeRssMb(server.child.pid!) }),
       1000,
     );
     const result = await autocannon({
       url: server.url,
       connections: CONNECTIONS,
       duration: SOAK_S,
-      headers,
-      requests: [
-        { method: 'GET', path: '/api/v1/random/int?min=1&max=100&count=10' },
-        { method: 'GET', path: '/api/v1/giveaways?limit=20' },
-        {
-          method: 'POST',
-          path: `/api/v1/giveaways/${open.public_id}/participants`,
-          setupRequest: (request) => {
-            const participants = Array.from({ length: 10 }, () => ({ telegram_id: nextId++ }));
-            return { ...request, body: JSON.stringify({ participants }) };
-          },
-        },
-        { method: 'GET', path: `/verify/${certificate}` },
-        { method: 'GET', path: `/verify/${certificate}.pdf` },
-        {
-          method: 'POST',
-          path: '/api/v1/random/shuffle',
-          body: JSON.stringify({ items: [1, 2, 3, 4, 5, 6, 7, 8] }),
-        },
-      ],
+      headers: mix.headers,
+      requests: mix.requests,
     });
     clearInterval(sampler);
     const warm = samples.find((s) => s.at >= Math.min(60_000, (SOAK_S * 1000) / 10)) ?? samples[0];
@@ -115,7 +70,7 @@ export async function benchSoak(): Promise<BenchResult[]> {
         unit: 'MB',
         target: '< 50 MB',
         met: growth < 50,
-        notes: `${warm.mb.toFixed(0)} MB at ${(warm.at / 1000).toFixed(0)} s, ${last.mb.toFixed(0)} MB at the end, peak ${peak.toFixed(0)} MB; ${nextId - 1} entrants added`,
+        notes: `${warm.mb.toFixed(0)} MB at ${(warm.at / 1000).toFixed(0)} s, ${last.mb.toFixed(0)} MB at the end, peak ${peak.toFixed(0)} MB; ${mix.added()} entrants added`,
       },
     ];
   } finally {

@@ -4,17 +4,26 @@
 Standard library only, written from the specification rather than from the service's code, so
 that the two can be compared:
 
-    python3 docs/signed-result-reference.py RESULT.json KEYS.json
+    python3 docs/signed-result-reference.py RESULT.json KEYS.json [ENTRY.json]
     python3 docs/signed-result-reference.py --vectors test/fixtures/signed-result-vectors.json
 
 RESULT.json is a response of /api/v1/random/* asked with signed=true, or the document of
 GET /api/v1/operations/{id} that holds it as "result". KEYS.json is the server's
-/.well-known/tyche-keys.json. Exit status 0 when every check passes, 1 otherwise.
+/.well-known/tyche-keys.json. ENTRY.json, for a result counted per account, is its log entry: the
+JSON of the base64-decoded "leaf_data" of GET /log/entries?start=N&end=N+1, N = "signed.log_index"
+(checked against the result here; its inclusion in the log is `tyche verify --result`'s to check).
+Exit status 0 when every check passes, 1 otherwise.
 
 The signed bytes: take the response, remove "signed", add "serial" and "issued_at" (copied from
-"signed") as top-level members, and write the RFC 8785 canonical JSON of that object in UTF-8.
-"signed.hash" is the SHA-256 of those bytes in lower-case hex; "signed.signature.value" is the
-base64url Ed25519 (RFC 8032) signature of the same bytes by the published key "signature.kid".
+"signed") as top-level members — and "account_serial" and "account" too when "signed" has them
+(every result counted per account does; only results signed before that have neither) — and write
+the RFC 8785 canonical JSON of that object in UTF-8. "signed.hash" is the SHA-256 of those bytes in
+lower-case hex; "signed.signature.value" is the base64url Ed25519 (RFC 8032) signature of the same
+bytes by the published key "signature.kid". "signed.log_index" is not signed.
+
+A counted result's transparency-log entry (kind "result") is the signed object whose body is
+entry_body(result) below, with "hash" and "signature" over it by the result's key; with
+--vectors, each vector's "log_entry" is checked to be exactly that.
 """
 
 import base64
@@ -106,11 +115,46 @@ def result_of(document: dict) -> dict:
     return document
 
 
+COUNTED = ("account_serial", "account")
+
+
 def signed_bytes(result: dict) -> bytes:
+    signed = result["signed"]
     body = {k: v for k, v in result.items() if k != "signed"}
-    body["serial"] = result["signed"]["serial"]
-    body["issued_at"] = result["signed"]["issued_at"]
+    body["serial"] = signed["serial"]
+    body["issued_at"] = signed["issued_at"]
+    for name in COUNTED:
+        if name in signed:
+            body[name] = signed[name]
     return canonical_json(body).encode("utf-8")
+
+
+def request_of(result: dict):
+    """What a result answered, without its values: the endpoint and the sizes the answer states."""
+    if isinstance(result.get("numbers"), list) and isinstance(result.get("range"), dict):
+        return {"endpoint": "int", "min": result["range"]["min"], "max": result["range"]["max"],
+                "count": result["count"]}
+    if isinstance(result.get("chosen"), list):
+        return {"endpoint": "choice", "count": result["count"], "from_total": result["from_total"]}
+    if isinstance(result.get("shuffled"), list):
+        return {"endpoint": "shuffle", "count": result["count"]}
+    if isinstance(result.get("bytes"), str):
+        return {"endpoint": "bytes", "length": result["length"], "format": result["format"]}
+    return None
+
+
+def entry_body(result: dict) -> dict:
+    """The body of a counted result's log entry (kind "result"), before its hash and signature."""
+    signed = result["signed"]
+    return {
+        "type": "tyche-result",
+        "serial": signed["serial"],
+        "issued_at": signed["issued_at"],
+        "account": signed["account"],
+        "account_serial": signed["account_serial"],
+        "request": request_of(result),
+        "result_hash": signed["hash"],
+    }
 
 
 # RFC 8032 §5.1 Ed25519 verification ---------------------------------------------------------------
@@ -200,6 +244,7 @@ def b64url_decode(text: str) -> bytes:
 # The checks ------------------------------------------------------------------------------------------
 
 _TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
+_PSEUDONYM = re.compile(r"^o_[0-9A-Za-z]{16}$")
 
 
 def _time(text: str) -> datetime:
@@ -217,6 +262,15 @@ def check(document: dict, keys: dict):
         return [("signed block", False, "serial is not a positive integer")]
     if not isinstance(issued_at, str) or not _TIME.match(issued_at):
         return [("signed block", False, "issued_at is not an RFC 3339 UTC time with milliseconds")]
+    counted = [name in signed for name in COUNTED]
+    if any(counted) and not all(counted):
+        return [("signed block", False, "account_serial and account come together, or not at all")]
+    if all(counted):
+        account_serial, account = signed["account_serial"], signed["account"]
+        if not isinstance(account_serial, int) or isinstance(account_serial, bool) or account_serial < 1:
+            return [("signed block", False, "account_serial is not a positive integer")]
+        if not isinstance(account, str) or not _PSEUDONYM.match(account):
+            return [("signed block", False, "account is not an account pseudonym")]
     out = [("signed block", True, f"serial {serial}, issued at {issued_at}")]
 
     data = signed_bytes(result)
@@ -247,6 +301,25 @@ def valid(document: dict, keys: dict) -> bool:
     return all(ok for _, ok, _ in check(document, keys))
 
 
+def entry_problem(entry: dict, result: dict, keys: dict):
+    """Why the log entry is not the one the counted result implies, or None."""
+    if "account" not in result.get("signed", {}):
+        return "the result is not counted per account, so it has no log entry"
+    body = {k: v for k, v in entry.items() if k not in ("hash", "signature")}
+    data = canonical_json(body).encode("utf-8")
+    if data != canonical_json(entry_body(result)).encode("utf-8"):
+        return "its body is not the one the result implies"
+    if entry.get("hash") != hashlib.sha256(data).hexdigest():
+        return "its hash is not the SHA-256 of its body"
+    signature = entry.get("signature") or {}
+    if signature.get("kid") != result["signed"]["signature"]["kid"]:
+        return "it is not signed by the result's key"
+    jwk = next((k for k in keys.get("keys", []) if k.get("kid") == signature.get("kid")), None)
+    if jwk is None or not ed25519_verify(b64url_decode(jwk["x"]), data, b64url_decode(signature.get("value", ""))):
+        return "its signature does not verify"
+    return None
+
+
 def main(argv) -> int:
     if len(argv) == 2 and argv[0] == "--vectors":
         with open(argv[1], encoding="utf-8") as f:
@@ -258,12 +331,16 @@ def main(argv) -> int:
                 print(f"✗ {vector['name']}: signed bytes differ")
                 failures += 1
                 continue
+            if "log_entry" in vector and entry_problem(vector["log_entry"], result, vectors["keys"]):
+                print(f"✗ {vector['name']}: log entry: {entry_problem(vector['log_entry'], result, vectors['keys'])}")
+                failures += 1
+                continue
             got = valid(vector["result"], vectors["keys"])
             mark = "✓" if got == vector["valid"] else "✗"
             failures += got != vector["valid"]
             print(f"{mark} {vector['name']}: {'valid' if got else 'invalid'}")
         return 1 if failures else 0
-    if len(argv) != 2:
+    if len(argv) not in (2, 3):
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
         return 2
     with open(argv[0], encoding="utf-8") as f:
@@ -271,6 +348,10 @@ def main(argv) -> int:
     with open(argv[1], encoding="utf-8") as f:
         keys = json.load(f)
     results = check(document, keys)
+    if len(argv) == 3:
+        with open(argv[2], encoding="utf-8") as f:
+            problem = entry_problem(json.load(f), result_of(document), keys)
+        results.append(("log entry", problem is None, problem or "the entry the result implies, signed by its key"))
     for name, ok, detail in results:
         print(f"{'✓' if ok else '✗'} {name}: {detail}")
     return 0 if all(ok for _, ok, _ in results) else 1

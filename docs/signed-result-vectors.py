@@ -98,18 +98,33 @@ def self_check():
     assert order == ["\r", "1", "\u0080", "\u00f6", "\u20ac", "\U0001f600", "\ufb33"], order
 
 
-def signed(result: dict, serial: int, issued_at: str, secret: bytes = KEY_IN_USE) -> dict:
-    body = {**result, "serial": serial, "issued_at": issued_at}
+# A pseudonym as the service writes one: o_ and 16 base62 characters.
+ACCOUNT = "o_7GkQ2mZr9TxB4nWc"
+
+
+def seal(body: dict, secret: bytes) -> dict:
+    """`hash` and `signature` over the canonical JSON of `body`."""
     data = ref.canonical_json(body).encode("utf-8")
     return {
-        **result,
-        "signed": {
-            "serial": serial,
-            "issued_at": issued_at,
-            "hash": hashlib.sha256(data).hexdigest(),
-            "signature": {"alg": "Ed25519", "kid": kid(secret), "value": b64url(sign(secret, data))},
-        },
+        "hash": hashlib.sha256(data).hexdigest(),
+        "signature": {"alg": "Ed25519", "kid": kid(secret), "value": b64url(sign(secret, data))},
     }
+
+
+def signed(result: dict, serial: int, issued_at: str, secret: bytes = KEY_IN_USE, counted=None) -> dict:
+    """The result signed; `counted` = (account_serial, log_index) for a result counted per account."""
+    fields = {"serial": serial, "issued_at": issued_at}
+    if counted is not None:
+        fields.update({"account_serial": counted[0], "account": ACCOUNT})
+    block = {**fields, **seal({**result, **fields}, secret)}
+    if counted is not None:
+        block["log_index"] = counted[1]
+    return {**result, "signed": block}
+
+
+def log_entry(result: dict, secret: bytes = KEY_IN_USE) -> dict:
+    body = ref.entry_body(result)
+    return {**body, **seal(body, secret)}
 
 
 def ids(stem: str, count: int):
@@ -173,8 +188,15 @@ def build():
     }
     good_lottery = signed(lottery, 1041, "2026-03-14T18:00:02.517Z")
     good_choice = signed(choice, 1042, "2026-03-14T18:00:03.001Z")
+    counted_draw = signed(six_of_49, 1046, "2026-03-21T18:00:00.000Z", counted=(3, 318))
+    counted_lottery = signed(lottery, 1047, "2026-03-21T18:00:01.250Z", counted=(4, 319))
     vectors = [
-        ("choice: a 6-of-49 lottery draw (docs/signed-results.md)",
+        ("choice: a 6-of-49 lottery draw, counted per account (docs/signed-results.md)", counted_draw, True),
+        ("int: six numbers, counted per account", counted_lottery, True),
+        ("shuffle, counted per account",
+         signed(shuffle, 1048, "2026-03-21T18:00:02.000Z", counted=(5, 320)), True),
+        ("bytes, counted per account", signed(raw, 1049, "2026-03-21T18:00:03.000Z", counted=(6, 321)), True),
+        ("choice: a 6-of-49 lottery draw signed before results were counted",
          signed(six_of_49, 1040, "2026-03-14T18:00:00.000Z"), True),
         ("int: six numbers", good_lottery, True),
         ("choice: names in UTF-16 order, numbers in ECMAScript form", good_choice, True),
@@ -208,12 +230,30 @@ def build():
     by_code_point["signed"]["hash"] = hashlib.sha256(naive).hexdigest()
     by_code_point["signed"]["signature"]["value"] = b64url(sign(KEY_IN_USE, naive))
     vectors.append(("choice: signed over names sorted by code point", by_code_point, False))
+    for name, member, value in [("account_serial changed", "account_serial", 2),
+                                 ("account changed", "account", "o_0000000000000000")]:
+        other = copy.deepcopy(counted_draw)
+        other["signed"][member] = value
+        vectors.append((f"choice: {name}", other, False))
+    # Passed off as a result signed before counting: the account's serial and pseudonym removed.
+    uncounted = copy.deepcopy(counted_draw)
+    del uncounted["signed"]["account_serial"], uncounted["signed"]["account"]
+    vectors.append(("choice: account_serial and account removed", uncounted, False))
+    half = copy.deepcopy(counted_draw)
+    del half["signed"]["account"]
+    vectors.append(("choice: account_serial without account", half, False))
+    # log_index sits beside the signed bytes: another index changes no byte that is signed.
+    moved = copy.deepcopy(counted_lottery)
+    moved["signed"]["log_index"] = 7
+    vectors.append(("int: another log_index (not signed)", moved, True))
 
     out = []
     for name, result, valid in vectors:
         vector = {"name": name, "valid": valid, "result": result}
         if valid:
             vector["signed_bytes"] = ref.signed_bytes(ref.result_of(result)).decode("utf-8")
+            if "account" in ref.result_of(result)["signed"]:
+                vector["log_entry"] = log_entry(ref.result_of(result))
         out.append(vector)
     for vector in out:
         assert ref.valid(vector["result"], keys) == vector["valid"], vector["name"]

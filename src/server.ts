@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { createTelegram, fetchBotInfo } from './bot/telegram.setup.ts';
 import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { createMetrics, registerJobMetrics, timeGiveawayWork } from './http/metrics.ts';
 import { createJobRunner } from './jobs/job-runner.ts';
 import { createServices, dataSteps } from './services.ts';
+import { releaseMemoryWhenIdle } from './shared/memory-release.ts';
+import { prettyLogStream } from './shared/pretty-log.ts';
 import { openStore, type Store } from './store/store.ts';
 
 export interface RunningServer {
@@ -16,20 +17,24 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export function createLogger(config: Config) {
-  return pino(
-    {
-      level: config.LOG_LEVEL,
-      // Keys travel only in this header; it is never written to a log.
-      redact: {
-        paths: ['req.headers.authorization', 'headers.authorization', '*.authorization'],
-        censor: '[redacted]',
-      },
+/** Where the logs go: process.stdout, or what a test gives in its place. */
+type LogOutput = { write(text: string): unknown; isTTY?: boolean; hasColors?(): boolean };
+
+export function createLogger(config: Config, stdout: LogOutput = process.stdout) {
+  const options = {
+    level: config.LOG_LEVEL,
+    // Keys travel only in this header; it is never written to a log.
+    redact: {
+      paths: ['req.headers.authorization', 'headers.authorization', '*.authorization'],
+      censor: '[redacted]',
     },
-    // Written without blocking the request that logged: lines that pile up while a write is
-    // under way go out together in the next one. pino flushes what is left when the process exits.
-    pino.destination({ dest: 1, sync: false }),
-  );
+  };
+  const pretty = config.LOG_FORMAT === 'pretty' || (config.LOG_FORMAT === 'auto' && stdout.isTTY === true);
+  // A person at a terminal reads lines; anything else gets pino's JSON, written as it always was.
+  if (pretty) return pino(options, prettyLogStream(stdout, { color: stdout.hasColors?.() ?? false }));
+  // Written without blocking the request that logged: lines that pile up while a write is
+  // under way go out together in the next one. pino flushes what is left when the process exits.
+  return pino(options, pino.destination({ dest: 1, sync: false }));
 }
 
 /** The composition root of `tyche serve`: config → store → services → HTTP and the Telegram bot. */
@@ -40,8 +45,10 @@ export async function startServer(config: Config, logger = createLogger(config))
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
     for (const warning of warnings) logger.warn(warning);
     const metrics = createMetrics({ defaults: true });
+    // Loaded only with a token: grammY and the bot are memory a server without a bot never needs.
+    const bot = config.TELEGRAM_BOT_TOKEN ? await import('./bot/telegram.setup.ts') : undefined;
     // Telegram is asked first: a refused token fails start-up before anything else runs.
-    const botInfo = config.TELEGRAM_BOT_TOKEN ? await fetchBotInfo(config) : undefined;
+    const botInfo = bot ? await bot.fetchBotInfo(config) : undefined;
     const services = createServices(config, store, {
       registry: metrics.registry,
       randomness: { log: (source, error) => logger.warn({ source, err: error }, 'randomness source failed') },
@@ -51,15 +58,16 @@ export async function startServer(config: Config, logger = createLogger(config))
     await services.transparency.publicKey();
     timeGiveawayWork(metrics, services.giveaways, services.jobHandlers);
     registerJobMetrics(metrics, store.db, services.clock);
-    const telegram = botInfo
-      ? createTelegram(botInfo, {
-          config,
-          store,
-          ...services,
-          console: services.giveaways,
-          log: logger.child({ component: 'bot' }),
-        })
-      : undefined;
+    const telegram =
+      bot && botInfo
+        ? bot.createTelegram(botInfo, {
+            config,
+            store,
+            ...services,
+            console: services.giveaways,
+            log: logger.child({ component: 'bot' }),
+          })
+        : undefined;
     // Every process runs the promised background work; claims keep one job to one process.
     const runner = createJobRunner({
       jobs: services.jobs,
@@ -91,6 +99,8 @@ export async function startServer(config: Config, logger = createLogger(config))
     telegram?.start();
     runner.start();
     deliveryRunner.start();
+    // What a burst of work grew goes back to the system once the requests stop.
+    const memory = releaseMemoryWhenIdle();
     if (telegram) logger.info({ bot: botInfo?.username, mode: telegram.mode }, 'telegram bot started');
     let stopping: Promise<void> | undefined;
     return {
@@ -99,6 +109,7 @@ export async function startServer(config: Config, logger = createLogger(config))
       url,
       stop: () => {
         stopping ??= (async () => {
+          memory.stop();
           await telegram?.stop();
           await runner.stop();
           await deliveryRunner.stop();

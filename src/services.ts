@@ -12,16 +12,21 @@ import { backfillLog } from './log/backfill.ts';
 import { createLogService, WITNESS_JOB } from './log/log.service.ts';
 import { submitToWitness } from './log/witness-client.ts';
 import { createWitnessJob, type SubmitToWitness } from './log/witness-job.ts';
+import { TSA_ROOTS } from './proof/timestamp/tsa-roots.ts';
 import { createOperationRepository } from './randomness/operation.repository.ts';
 import { createRandomService } from './randomness/random.service.ts';
 import { createRandomness, type RandomnessTuning } from './randomness/randomness.setup.ts';
 import { createResultSigning } from './randomness/result-signing.ts';
 import { createDrandClient } from './randomness/sources/drand-client.ts';
+import type { Timers } from './randomness/timers.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
 import { createSigner } from './signing/signer.ts';
 import { createSigningKeyRepository } from './signing/signing-key.repository.ts';
 import type { DataSteps } from './store/migrations/data-steps.ts';
 import type { Store } from './store/store.ts';
+import { createTimestampMetrics } from './timestamps/timestamp.metrics.ts';
+import { createTimestampRepository } from './timestamps/timestamp.repository.ts';
+import { createTimestamps } from './timestamps/timestamp.service.ts';
 import { createDeliveryRepository, DELIVERY_KIND } from './webhooks/delivery.repository.ts';
 import { createDeliveryHandler } from './webhooks/delivery-handler.ts';
 import { createWebhookService } from './webhooks/webhook.service.ts';
@@ -38,6 +43,8 @@ export interface ServiceOptions {
   log?: { warn(obj: object, msg: string): void };
   /** How checkpoints reach witnesses: HTTP per c2sp.org/tlog-witness unless a test gives its own. */
   submitToWitness?: SubmitToWitness;
+  /** Runs the TSA requests' time limits (CONTRACT §13's 3 s): Node's timers unless a test drives them. */
+  tsaTimers?: Timers;
   /** How webhook attempts are sent: HTTP with the SSRF guard unless a test gives its own. */
   sendWebhook?: SendDelivery;
 }
@@ -99,9 +106,22 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     operations,
     clock,
     budgetMs: config.TYCHE_TIME_BUDGET_MS,
-    signing: createResultSigning({ db: store.db, operations, signer, clock }),
+    signing: createResultSigning({ db: store.db, operations, signer, clock, log: transparency }),
   });
   const drand = createDrandClient({ url: config.DRAND_URL, chain: config.DRAND_CHAIN });
+  const timestamps = createTimestamps({
+    tsas: config.TYCHE_TSA_URLS,
+    anchors: [
+      ...TSA_ROOTS.map((root) => root.pem),
+      ...(config.tsaTrust === undefined ? [] : [config.tsaTrust]),
+    ],
+    stamps: createTimestampRepository(store.db),
+    jobs,
+    clock,
+    metrics: createTimestampMetrics(options.registry),
+    log: options.log ?? { warn: () => {} },
+    timers: options.tsaTimers,
+  });
   const giveaways = createGiveawayService({
     ...createGiveawayStore(store.db, {
       transparency,
@@ -123,6 +143,7 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     log: options.log,
     transparency,
     joinUrl: options.joinUrl,
+    timestamps,
   });
   const witness = createWitnessJob({
     transparency,
@@ -159,7 +180,7 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     },
   };
   /** Every kind of promised background work, for the job runner. */
-  const jobHandlers = { ...giveaways.jobHandlers, [WITNESS_JOB]: witness };
+  const jobHandlers = { ...giveaways.jobHandlers, [WITNESS_JOB]: witness, ...timestamps.handlers };
   return {
     accounts,
     quota,
@@ -170,6 +191,7 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     giveaways,
     jobs,
     transparency,
+    timestamps,
     jobHandlers,
     webhooks,
     webhookDelivery,

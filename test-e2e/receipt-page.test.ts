@@ -98,8 +98,9 @@ describe('the receipt page in a real browser', () => {
       assert.deepEqual(result.failed, [], receipt.receipt_url);
       // No witness here: the seal's time is the operator's word, a warning and not a pass.
       assert.match(result.status, /^No check failed in your browser/);
-      assert.match(result.status, /Warning: Seal witnesses: seal time attested by the operator only\.$/);
-      assert.deepEqual(result.warned, ['Seal witnesses: warning']);
+      assert.match(result.status, /Warning: Seal time: seal time attested by the operator only\.$/);
+      assert.deepEqual(result.warned, ['Seal time: warning']);
+      assert.equal(await page.locator('#receipt-late').isVisible(), false);
       const outcome = await page.locator('#receipt-outcome').innerText();
       if (typeof expected === 'string') assert.equal(outcome, expected);
       else assert.match(outcome, expected);
@@ -112,6 +113,71 @@ describe('the receipt page in a real browser', () => {
     assert.ok(
       requests.some((r) => r.url === `${s.drand.url}/${s.drand.chainHash}/public/${cert.beacon.round}`),
     );
+  });
+
+  test('the certificate withheld after the round: each entrant still learns the outcome, and that the server is late', async () => {
+    const receipts = await s.receiptsNow();
+    // Drawn already: the certificate exists, and the routes below hide it from the page.
+    const cert = await s.release();
+    const winner = receipts.find((r) => r.telegram_id === cert.winners[1].telegram_id)!;
+    const other = receipts.find(
+      (r) =>
+        ![...cert.winners, ...cert.reserves].some(
+          (e: { telegram_id: number }) => e.telegram_id === r.telegram_id,
+        ),
+    )!;
+    for (const [receipt, viewport, expected, shot] of [
+      [winner, DESKTOP, 'You won: winner #2.', 'receipt-page-desktop-certificate-late.png'],
+      [other, MOBILE, 'You were not drawn this time.', 'receipt-page-mobile-certificate-late.png'],
+    ] as const) {
+      const { context, page } = await open(viewport);
+      // The service as it would look holding the result back: sealed, and no certificate.
+      await page.route(`**/g/${s.publicId}.json`, async (route) => {
+        const json = await (await route.fetch()).json();
+        await route.fulfill({
+          json: {
+            ...json,
+            status: 'sealed',
+            certificate_id: null,
+            certificate_log_index: null,
+            verify_url: null,
+          },
+        });
+      });
+      const result = await receiptOf(page, receipt.receipt_url);
+      assert.deepEqual(result.failed, [], result.status);
+      assert.equal(await page.locator('#receipt-outcome').innerText(), expected);
+      const round = cert.seal.beacon.round;
+      assert.match(
+        await page.locator('#receipt-late').innerText(),
+        new RegExp(
+          `^Round ${round} is public since [0-9-]+ [0-9:]+ UTC; the certificate is not published yet — the outcome above is computed from the seal and the round\\.$`,
+        ),
+      );
+      for (const label of ['Outcome', 'drand relay record', 'Receipt inclusion proof']) {
+        assert.ok(result.passed.includes(`${label}: passed`), label);
+      }
+      assert.ok(!result.passed.includes('Certificate: passed'));
+      await page.screenshot({ path: join(ARTIFACTS, shot), fullPage: true });
+      await context.close();
+    }
+  });
+
+  test('?require_outside=1: a seal only the operator dates fails, and the receipt code stays in the fragment', async () => {
+    const receipt = (await s.receiptsNow())[2];
+    const { context, page } = await open(MOBILE);
+    const [path, code] = receipt.receipt_url.split('#');
+    const result = await receiptOf(page, `${path}?require_outside=1#${code}`);
+    assert.deepEqual(result.failed, ['Seal time: FAILED']);
+    assert.match(result.status, /^1 of \d+ checks failed \(Seal time\): do not trust this result\.$/);
+    await page.locator('#evidence-settings summary').click();
+    await page.fill('#require-outside', '0');
+    await page.locator('#require-outside').dispatchEvent('change');
+    await page.locator('#receipt-status.verdict.ok').waitFor({ timeout: 30_000 });
+    assert.equal(new URL(page.url()).search, '');
+    assert.equal(new URL(page.url()).hash, `#${code}`);
+    assert.ok(requests.every((r) => !r.url.includes(receipt.salt)));
+    await context.close();
   });
 
   test('"Save receipt" downloads what the receipt endpoint gives', async () => {

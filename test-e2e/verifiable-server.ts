@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CertificateV2, Receipt, Seal } from '../src/proof/v2-types.ts';
+import { systemClock } from '../src/shared/clock.ts';
 import { startChainServer } from '../test/helpers/chain-server.ts';
+import { type FakeTsa, startFakeTsa, writeTsaTrust } from '../test/helpers/fake-tsa.ts';
 import type { FakeDrand } from '../test/helpers/fake-upstreams.ts';
 import type { ServerProcess } from '../test/helpers/server-process.ts';
 
@@ -22,6 +25,8 @@ export interface VerifiableServer {
   drand: FakeDrand;
   /** The server's DATA_DIR (its SQLite store, signing key included). */
   dataDir: string;
+  /** With `tsa`: the fake TSA that dates the seal and the certificate (its root in TYCHE_TSA_TRUST). */
+  tsa?: FakeTsa;
   publicId: string;
   entrants: { telegram_id: number; username: string }[];
   /** Each entrant's receipt as the owner's API gave it before the seal. */
@@ -38,9 +43,19 @@ export interface VerifiableServer {
  * A real `tyche serve` on a local drand chain with real BLS signatures, with a verifiable
  * giveaway of twelve entrants (hostile names included), two winners and two reserves.
  */
-export async function startVerifiableServer(): Promise<VerifiableServer> {
+export async function startVerifiableServer(options: { tsa?: boolean } = {}): Promise<VerifiableServer> {
+  const tsa = options.tsa ? await startFakeTsa({ clock: systemClock, name: 'Fake TSA' }) : undefined;
   const { server, drand, dir, call, stop } = await startChainServer({
-    env: { LOG_LEVEL: 'warn', TYCHE_DRAW_WAIT_MS: '0' },
+    env: {
+      LOG_LEVEL: 'warn',
+      TYCHE_DRAW_WAIT_MS: '0',
+      ...(tsa
+        ? {
+            TYCHE_TSA_URLS: tsa.url,
+            TYCHE_TSA_TRUST: writeTsaTrust(join(tmpdir(), `tyche-e2e-tsa-${process.pid}.pem`), [tsa]),
+          }
+        : {}),
+    },
   });
   const giveaway = await call('POST', '/giveaways', {
     title: TITLE,
@@ -67,6 +82,7 @@ export async function startVerifiableServer(): Promise<VerifiableServer> {
     server,
     drand,
     dataDir: join(dir, 'data'),
+    tsa,
     publicId,
     entrants,
     receipts,
@@ -91,6 +107,9 @@ export async function startVerifiableServer(): Promise<VerifiableServer> {
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     },
-    stop,
+    async stop() {
+      await stop();
+      await tsa?.close();
+    },
   };
 }

@@ -19,7 +19,7 @@ describe('the v2 certificate page and the /g page in a real browser', () => {
   const { requests, consoleErrors } = watch;
 
   before(async () => {
-    s = await startVerifiableServer();
+    s = await startVerifiableServer({ tsa: true });
     browser = await launchChromium();
   });
   after(async () => {
@@ -27,8 +27,19 @@ describe('the v2 certificate page and the /g page in a real browser', () => {
     await s?.stop();
   });
 
-  const open = (viewport: typeof MOBILE, javaScriptEnabled = true) =>
-    openWatched(browser, watch, viewport, { javaScriptEnabled });
+  /** A page whose visitor trusts the fake TSA's root (the page's own setting), unless `trustTsa` is false. */
+  const open = async (viewport: typeof MOBILE, javaScriptEnabled = true, trustTsa = true) => {
+    const opened = await openWatched(browser, watch, viewport, { javaScriptEnabled });
+    if (trustTsa) {
+      await opened.context.addInitScript(
+        (pem) => localStorage.setItem('tyche-tsa-trust', pem),
+        s.tsa!.rootPem,
+      );
+    }
+    return opened;
+  };
+  const stampStates = (page: Page, of: 'seal' | 'certificate') =>
+    page.locator(`[data-stamp-of="${of}"] .stamp-state`).allInnerTexts();
 
   const noOverflow = async (page: Page) => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -58,6 +69,13 @@ describe('the v2 certificate page and the /g page in a real browser', () => {
     await page.goto(g);
     assert.equal(await page.locator('[data-committed-round]').innerText(), String(seal.beacon.round));
     assert.ok((await page.locator('#seal').innerText()).includes(seal.entrants.root));
+    // The fake TSA dated the seal before its round: the server checked its token, so the page says so.
+    assert.equal(await page.locator('[data-seal-claim="timestamped"]').count(), 1);
+    assert.match(
+      await page.locator('#seal').innerText(),
+      /nobody — the owner or this server — could know the winners/,
+    );
+    assert.deepEqual(await stampStates(page, 'seal'), ['valid (Fake TSA), checked by this server']);
     await noOverflow(page);
     await page.screenshot({ path: join(ARTIFACTS, 'giveaway-page-mobile-sealed.png'), fullPage: true });
     await context.close();
@@ -90,6 +108,13 @@ describe('the v2 certificate page and the /g page in a real browser', () => {
     ]) {
       assert.ok(await page.getByRole('region', { name: heading, exact: true }).isVisible(), heading);
     }
+    // Each timestamp beside the seal's log line: TSA, time in UTC, and not checked without a script.
+    assert.deepEqual(await stampStates(page, 'seal'), ['not checked yet']);
+    assert.deepEqual(await stampStates(page, 'certificate'), ['not checked yet']);
+    assert.match(
+      await page.locator('[data-stamp-of="seal"]').innerText(),
+      /^http:\/\/127\.0\.0\.1:\d+\/tsa, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: not checked yet$/,
+    );
     await page.locator('details[data-proof-position="1"] summary').click();
     assert.ok(
       (await page.locator('details[data-proof-position="1"]').innerText()).includes(cert.winners[0].proof[0]),
@@ -108,15 +133,19 @@ describe('the v2 certificate page and the /g page in a real browser', () => {
       await page.goto(verifyUrl);
       const result = await verifyInBrowser(page);
       assert.deepEqual(result.failed, []);
-      // No witness here: the seal's time is the operator's word, a warning and not a pass.
-      assert.match(result.status, /^Valid draw: no check failed in your browser\./);
-      assert.match(result.status, /Warning: Seal witnesses: seal time attested by the operator only\.$/);
-      assert.equal(result.warned.length, 1);
+      // No witness, but the TSA's token dates the seal before the round: operator-proof, no warning.
+      assert.match(result.status, /^Valid draw: all \d+ checks passed in your browser\./);
+      assert.deepEqual(result.warned, []);
       assert.match(
-        result.warned[0],
-        /^!\s*Seal witnesses: warning\s+seal time attested by the operator only$/,
+        await page.locator('#verify-checks li.check', { hasText: 'Seal time: passed' }).innerText(),
+        /operator-proof: seal witnessed or timestamped before the round \(1 TSA\)$/,
       );
+      assert.deepEqual(await stampStates(page, 'seal'), ['valid (Fake TSA), checked in your browser']);
+      assert.deepEqual(await stampStates(page, 'certificate'), ['valid (Fake TSA), checked in your browser']);
       for (const label of [
+        'Seal timestamps',
+        'Certificate timestamps',
+        'Seal time',
         'This page shows the certificate',
         'Seal signature',
         'Committed round',
@@ -142,6 +171,48 @@ describe('the v2 certificate page and the /g page in a real browser', () => {
     const relay = `${s.drand.url}/${s.drand.chainHash}`;
     assert.ok(requests.some((r) => r.url === `${relay}/public/${cert.beacon.round}`));
     assert.ok(requests.some((r) => r.url === `${relay}/info`));
+  });
+
+  test('a TSA root the visitor does not trust: each token is named as not valid, and the seal only the operator dates', async () => {
+    const { context, page } = await open(DESKTOP, true, false);
+    await page.goto(verifyUrl);
+    const result = await verifyInBrowser(page);
+    assert.deepEqual(result.failed, ['Seal timestamps: FAILED', 'Certificate timestamps: FAILED']);
+    assert.match(
+      await page.locator('#verify-checks li.check.bad', { hasText: 'Seal timestamps' }).innerText(),
+      /seal timestamped before the round by 0 of 1 TSA; failed: Fake TSA \(http:\/\/127\.0\.0\.1:\d+\/tsa\): no chain to a trusted root/,
+    );
+    assert.match(
+      (await stampStates(page, 'seal'))[0],
+      /^not valid, checked in your browser: no chain to a trusted root/,
+    );
+    assert.match(result.status, /^Invalid: 2 of \d+ checks failed/);
+    await context.close();
+  });
+
+  test('?require_outside=2 asks for more than the one TSA that dates the seal; the control sets it', async () => {
+    const { context, page } = await open(DESKTOP);
+    await page.goto(`${verifyUrl}?require_outside=2`);
+    assert.equal(await page.locator('#require-outside').inputValue(), '2');
+    const strict = await verifyInBrowser(page);
+    assert.deepEqual(strict.failed, ['Seal time: FAILED']);
+    assert.match(
+      await page.locator('#verify-checks li.check.bad').innerText(),
+      /only 1 TSA dated the seal before the round; 2 outside attestations are required$/,
+    );
+    assert.match(strict.status, /^Invalid: 1 of \d+ checks failed/);
+    await page.screenshot({
+      path: join(ARTIFACTS, 'verify-v2-page-desktop-require-outside.png'),
+      fullPage: true,
+    });
+    // Back to 0 with the page's own control: the address follows and the verdict is run again.
+    await page.locator('#evidence-settings summary').click();
+    await page.fill('#require-outside', '0');
+    await page.locator('#require-outside').dispatchEvent('change');
+    await page.locator('#verify-status.verdict.ok').waitFor({ timeout: 30_000 });
+    assert.equal(new URL(page.url()).search, '');
+    assert.deepEqual(await page.locator('#verify-checks li.check.bad').allInnerTexts(), []);
+    await context.close();
   });
 
   test('a relay that disagrees with the certificate is a named failure', async () => {

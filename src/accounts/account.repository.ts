@@ -3,7 +3,7 @@ import { prepareQuery } from '../store/prepared-query.ts';
 import type { AccountsTable, ApiKeysTable, Database } from '../store/schema.ts';
 import type { Plan } from './plans.ts';
 
-export type AccountRow = Omit<AccountsTable, 'plan' | 'owner_pseudonym'> & {
+export type AccountRow = Omit<AccountsTable, 'plan' | 'owner_pseudonym' | 'last_result_serial'> & {
   plan: Plan;
   owner_pseudonym?: string | null;
 };
@@ -51,7 +51,7 @@ export function createAccountRepository(db: Kysely<Database>) {
       return row as AccountRow | undefined;
     },
 
-    /** The account's public pseudonym for seals, assigned once (`candidate` when it has none yet). */
+    /** The account's public pseudonym, assigned once (`candidate` when it has none yet). */
     async ownerPseudonym(accountId: string, candidate: string): Promise<string> {
       await db
         .updateTable('accounts')

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Clock, utcDay } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import type { AccountRepository, AccountRow, KeyWithAccount } from './account.repository.ts';
+import { newAccountPseudonym } from './account-pseudonym.ts';
 import { generateApiKey, KEY_PREFIX_LENGTH, keyMatchesHash, looksLikeApiKey } from './api-key.ts';
 import type { Plan } from './plans.ts';
 import type { UsageRepository } from './usage.repository.ts';
@@ -61,7 +62,13 @@ export function createAccountService({ accounts, usage, clock, defaultDailyLimit
   const now = () => clock.now().getTime();
 
   async function ensureTelegramAccount(telegramId: number, plan: Plan = 'free') {
-    const row: AccountRow = { id: randomUUID(), plan, telegram_id: telegramId, created_at: now() };
+    const row: AccountRow = {
+      id: randomUUID(),
+      plan,
+      telegram_id: telegramId,
+      created_at: now(),
+      owner_pseudonym: newAccountPseudonym(),
+    };
     return accounts.ensureTelegramAccount(row);
   }
 
@@ -71,7 +78,13 @@ export function createAccountService({ accounts, usage, clock, defaultDailyLimit
     async createKey(input: CreateKeyInput): Promise<CreatedKey> {
       let account: AccountRow;
       if (input.ownerTelegramId === undefined) {
-        account = { id: randomUUID(), plan: input.plan ?? 'business', telegram_id: null, created_at: now() };
+        account = {
+          id: randomUUID(),
+          plan: input.plan ?? 'business',
+          telegram_id: null,
+          created_at: now(),
+          owner_pseudonym: newAccountPseudonym(),
+        };
         await accounts.insertAccount(account);
       } else {
         account = (await ensureTelegramAccount(input.ownerTelegramId, input.plan ?? 'business')).account;

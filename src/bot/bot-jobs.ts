@@ -1,5 +1,5 @@
 import type { NewJob } from '../jobs/job.repository.ts';
-import type { DrawnEvent } from './giveaway-port.ts';
+import type { AmendedEvent, DrawnEvent } from './giveaway-port.ts';
 
 /**
  * The jobs a giveaway's changes promise the Telegram bot, enqueued in the change's own
@@ -13,10 +13,13 @@ export const WINNERS_JOB = 'winners.notify';
 export type WinnersJobPayload = DrawnEvent;
 /** A seal's entrants get their receipts (and the channel the "entries closed" post). */
 export const SEALED_JOB = 'bot.sealed';
+/** A replacement's channel post and the new winner's notice: one job per amendment. */
+export const AMENDED_JOB = 'bot.amended';
+export type AmendedJobPayload = AmendedEvent;
 /** One post or edit in the giveaway's channel. */
 export const CHANNEL_POST_JOB = 'bot.channel_post';
 
-export type ChannelPostKind = 'giveaway' | 'count' | 'closed' | 'results';
+export type ChannelPostKind = 'giveaway' | 'count' | 'closed' | 'results' | 'amended';
 
 export interface ChannelPostPayload {
   giveawayId: number;
@@ -26,6 +29,8 @@ export interface ChannelPostPayload {
     verifyUrl: string;
     winners: { position: number; username: string | null; telegram_id: number }[];
   };
+  /** For `amended`: the replacement, as the amendment's job carried it. */
+  amended?: AmendedEvent;
 }
 
 export interface SealedJobPayload {
@@ -37,9 +42,11 @@ export const COUNT_EDIT_MS = 60_000;
 
 export function channelPostJob(publicId: string, payload: ChannelPostPayload, at: number): NewJob {
   if (payload.kind !== 'count') {
+    // A giveaway has one post of each kind, but as many replacement posts as amendments.
+    const sequence = payload.amended ? `:${payload.amended.sequence}` : '';
     return {
       kind: CHANNEL_POST_JOB,
-      key: `post:${payload.kind}:${publicId}`,
+      key: `post:${payload.kind}:${publicId}${sequence}`,
       runAt: at,
       payload,
       createdAt: at,

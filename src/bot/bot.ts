@@ -6,6 +6,7 @@ import { retry429 } from './api/retry-429.ts';
 import type { BotLogger } from './bot-logger.ts';
 import { consoleComposer } from './console/console.composer.ts';
 import { newGiveawayComposer } from './console/new-giveaway.composer.ts';
+import { replaceComposer } from './console/replace.composer.ts';
 import type { BotContext } from './context.ts';
 import type { ConversationRepository } from './conversation.repository.ts';
 import type { BotGiveaways, ConsoleGiveaways } from './giveaway-port.ts';
@@ -15,6 +16,7 @@ import { joinComposer } from './join/join.composer.ts';
 import { myComposer } from './join/my.composer.ts';
 import { keysComposer } from './keys/keys.composer.ts';
 import { languageComposer } from './language/language.composer.ts';
+import { claimComposer } from './notices/claim.composer.ts';
 import { postComposer } from './posts/post.composer.ts';
 import { safeReply } from './safe-reply.ts';
 import type { Sleep } from './sleep.ts';
@@ -24,7 +26,7 @@ export interface BotDeps {
   accounts: AccountService;
   /** Joining (the join tests pass an in-memory stand-in). */
   giveaways: BotGiveaways;
-  /** The giveaway console: /new, /giveaways, /draw, /my. */
+  /** The giveaway console: /new, /giveaways (and Replace), /draw, /my, the Claim button. */
   console: ConsoleGiveaways;
   botUsers: Pick<BotUserService, 'recordContact' | 'languageOf' | 'setLanguage'>;
   conversations: ConversationRepository;
@@ -117,6 +119,16 @@ export function createBot(token: string, deps: BotDeps): Bot<BotContext> {
       wake: deps.wake,
     }),
   );
+  guarded.use(
+    replaceComposer({
+      accounts: deps.accounts,
+      giveaways: deps.console,
+      clock: deps.clock,
+      log,
+      wake: deps.wake,
+    }),
+  );
+  guarded.use(claimComposer({ giveaways: deps.console, log }));
   guarded.use(myComposer({ giveaways: deps.console, publicBaseUrl: deps.publicBaseUrl, log }));
   guarded.use(keysComposer({ accounts: deps.accounts, log }));
   guarded.use(postComposer({ accounts: deps.accounts, giveaways: deps.giveaways, log }));

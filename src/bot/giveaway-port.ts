@@ -2,6 +2,7 @@ import type { ChannelCondition } from '../giveaways/conditions/condition.reposit
 import type { MembershipCheck } from '../giveaways/conditions/condition-check.ts';
 import type { ParticipantInput } from '../giveaways/entrants/participants.ts';
 import type { GiveawayService, JoinResult } from '../giveaways/giveaway.service.ts';
+import type { AmendmentReason } from '../proof/amendments.ts';
 
 /**
  * The parts of the giveaway service the bot uses, named here so the bot depends on a contract
@@ -23,6 +24,25 @@ export interface DrawnEvent {
   certificateId: string;
   verifyUrl: string;
   winners: DrawnWinner[];
+  /** With `claim_within`: until when the winners may claim (ISO 8601); absent or null otherwise. */
+  claimUntil?: string | null;
+}
+
+/** What a replacement (CONTRACT §14) tells the bot: the amendment job's payload, as stored. */
+export interface AmendedEvent {
+  giveawayId: number;
+  publicId: string;
+  title: string;
+  amendmentId: string;
+  sequence: number;
+  position: number;
+  reason: AmendmentReason;
+  note: string | null;
+  replaced: DrawnWinner;
+  substitute: DrawnWinner;
+  verifyUrl: string;
+  /** Until when the substitute may claim (ISO 8601), or null. */
+  claimUntil: string | null;
 }
 
 /** What a channel post shows of a giveaway. */
@@ -51,10 +71,20 @@ export interface BotGiveaways {
   get(accountId: string, publicId: string): Promise<PostedGiveaway>;
 }
 
-/** The console's side of the service (/new, /giveaways, /draw, /my, posts and receipts). */
+/** The console's side of the service (/new, /giveaways, /draw, /my, posts, receipts, claims). */
 export type ConsoleGiveaways = Pick<
   GiveawayService,
-  'create' | 'list' | 'closeNow' | 'entriesOf' | 'sealedEntry' | 'byId' | 'setMembership' | 'setJoinUrl'
+  | 'create'
+  | 'list'
+  | 'closeNow'
+  | 'entriesOf'
+  | 'sealedEntry'
+  | 'byId'
+  | 'setMembership'
+  | 'setJoinUrl'
+  | 'claimAsWinner'
+  | 'standingOf'
+  | 'replaceFromConsole'
 >;
 
 export type { ChannelCondition, JoinResult, MembershipCheck };

@@ -4,6 +4,8 @@ import { verifyUrlOf } from '../giveaways/results/giveaway.views.ts';
 import { createJobRepository, type JobRepository } from '../jobs/job.repository.ts';
 import type { Database } from '../store/schema.ts';
 import {
+  AMENDED_JOB,
+  type AmendedJobPayload,
   channelPostJob,
   SEALED_JOB,
   type SealedJobPayload,
@@ -15,7 +17,8 @@ import { type ChannelPostRepository, createChannelPostRepository } from './posts
 /**
  * What each giveaway change promises the bot, recorded in the change's transaction: the channel
  * post of a giveaway made with /new, its entrants count, the receipts and "entries closed" post
- * at the seal, the winners' notices and results post after the draw.
+ * at the seal, the winners' notices and results post after the draw, and each replacement's post
+ * and the new winner's notice.
  */
 export function createBotGiveawayPromises(deps: {
   jobs: Pick<JobRepository, 'enqueue'>;
@@ -49,6 +52,7 @@ export function createBotGiveawayPromises(deps: {
     },
 
     async drawn(row, certificate, at) {
+      const claimWithin = row.claim_within === null ? null : Number(row.claim_within);
       const payload: WinnersJobPayload = {
         publicId: row.public_id,
         title: row.title,
@@ -59,9 +63,35 @@ export function createBotGiveawayPromises(deps: {
           username: w.username,
           position: w.position,
         })),
+        claimUntil: claimWithin === null ? null : new Date(at + claimWithin).toISOString(),
       };
       const key = `winners:${certificate.certificate_id}`;
       await jobs.enqueue({ kind: WINNERS_JOB, key, runAt: at, payload, createdAt: at });
+    },
+
+    async amended(row, change, at) {
+      const { amendment } = change;
+      const person = (w: { telegram_id: number; username: string | null }) => ({
+        telegram_id: w.telegram_id,
+        username: w.username,
+        position: amendment.position,
+      });
+      const payload: AmendedJobPayload = {
+        giveawayId: row.id,
+        publicId: row.public_id,
+        title: row.title,
+        amendmentId: amendment.amendment_id,
+        sequence: amendment.sequence,
+        position: amendment.position,
+        reason: amendment.reason,
+        note: amendment.note,
+        replaced: person(change.replaced),
+        substitute: person(change.substitute),
+        verifyUrl: verifyUrlOf(deps.publicBaseUrl, change.certificate.certificate_id),
+        claimUntil: change.claimDeadline === null ? null : new Date(change.claimDeadline).toISOString(),
+      };
+      const key = `amended:${amendment.amendment_id}`;
+      await jobs.enqueue({ kind: AMENDED_JOB, key, runAt: at, payload, createdAt: at });
     },
   };
 }

@@ -15,6 +15,7 @@ import type { BotLogger } from './bot-logger.ts';
 import { createConversationRepository } from './conversation.repository.ts';
 import type { BotGiveaways, ConsoleGiveaways } from './giveaway-port.ts';
 import { joinUrlFor } from './join/join-link.ts';
+import { createAmendmentNoticeJobs } from './notices/amendment-notice-jobs.ts';
 import { createWinnerNoticeJobs } from './notices/winner-notice-jobs.ts';
 import { createLocalPollerLock, createPostgresPollerLock } from './poller-lock.ts';
 import { createChannelPostJobs } from './posts/channel-post.jobs.ts';
@@ -147,7 +148,16 @@ export function createTelegram(botInfo: UserFromGetMe, deps: TelegramDeps) {
     clock,
     log,
   });
-  const jobHandlers = { ...notices, ...posts.handlers };
+  // A replacement's post and the new winner's notice, promised in the amendment's transaction.
+  const amendmentNotices = createAmendmentNoticeJobs({
+    api: bulk,
+    botUsers,
+    jobs: deps.jobs,
+    amendedPost: posts.amendedPost,
+    clock,
+    log,
+  });
+  const jobHandlers = { ...notices, ...amendmentNotices, ...posts.handlers };
 
   const webhookUrl = config.TELEGRAM_WEBHOOK_URL;
   const secret = webhookUrl ? webhookSecret(config) : undefined;

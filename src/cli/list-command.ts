@@ -1,14 +1,20 @@
+import type { ParseArgsConfig } from 'node:util';
 import type { Services } from '../services.ts';
+import type { Store } from '../store/store.ts';
 import type { Command } from './command.ts';
 import { withServices } from './store-session.ts';
 
 /** A column of the table: its heading and what a row shows in it. */
 type ListColumn<T> = [heading: string, cell: (row: T) => unknown];
 
-interface ListSpec<T> {
+interface ListSpec<T, Q> {
   name: string;
   summary: string;
-  list: (services: Services) => Promise<T[]>;
+  /** Filters besides --json: their parse options and how the usage line shows them. */
+  filters?: { options: ParseArgsConfig['options']; usage: string };
+  /** Reads the filters before the store is opened, so a bad one is refused without touching it. */
+  parse?: (values: Record<string, string | boolean | undefined>) => Q;
+  list: (services: Services, query: Q, store: Store) => Promise<T[]>;
   columns: ListColumn<T>[];
   /** What --json prints of each row (default: the row as it is). */
   json?: (row: T) => unknown;
@@ -17,17 +23,18 @@ interface ListSpec<T> {
 }
 
 /**
- * `tyche <group> list [--json]`: one JSON array, or a tab-separated table with a heading line
- * that `cut` and spreadsheets read.
+ * `tyche <group> list [filters] [--json]`: one JSON array, or a tab-separated table with a
+ * heading line that `cut` and spreadsheets read.
  */
-export function listCommand<T>(spec: ListSpec<T>): Command {
+export function listCommand<T, Q = undefined>(spec: ListSpec<T, Q>): Command {
   return {
     name: spec.name,
-    usage: `${spec.name} [--json]`,
+    usage: `${spec.name}${spec.filters ? ` ${spec.filters.usage}` : ''} [--json]`,
     summary: spec.summary,
-    options: { json: { type: 'boolean' } },
+    options: { ...spec.filters?.options, json: { type: 'boolean' } },
     async run({ values }, io) {
-      const rows = await withServices(io.env, spec.list);
+      const query = spec.parse?.(values) as Q;
+      const rows = await withServices(io.env, (services, store) => spec.list(services, query, store));
       if (values.json) {
         io.out(JSON.stringify(spec.json ? rows.map(spec.json) : rows));
         return 0;

@@ -5,9 +5,11 @@ import { KEYS_PATH } from '../proof/keys-path.ts';
 import { verifyConsistency } from '../proof/merkle-proofs.ts';
 import { parseVerifierKey } from '../proof/note.ts';
 import { isRecord } from '../proof/report.ts';
+import { ACCOUNT_PSEUDONYM } from '../proof/signed-result.ts';
 import { type Command, type Io, UsageError } from './command.ts';
 import { type AuditFinding, createLogAuditor, type LogAuditor } from './log/log-audit.ts';
 import { fetchEntries } from './log/log-audit-fetch.ts';
+import { type LoggedResult, resultLines } from './log/result-tally.ts';
 import { readPin, writePin } from './verify/log-pin.ts';
 import { nodeSha256 } from './verify/verify-context.ts';
 import { CannotCheck, EXIT_CANNOT_CHECK, fetchJson } from './verify/verify-inputs.ts';
@@ -16,6 +18,8 @@ interface Outcome {
   ok: boolean;
   lines: string[];
   findings: AuditFinding[];
+  /** With --account: that account's signed results, in log order. */
+  results?: LoggedResult[];
 }
 
 type LogKey = { key: string; origin: string; source: string } | { problem: string };
@@ -109,7 +113,7 @@ async function consistencyProblem(
 
 export async function auditLog(
   url: string,
-  options: { since?: string; logKey?: string },
+  options: { since?: string; logKey?: string; account?: string },
   io: Io,
 ): Promise<Outcome> {
   const server = serverOf(url);
@@ -166,10 +170,12 @@ export async function auditLog(
   say(
     monitor.length === 0,
     monitor.length === 0
-      ? 'Monitoring: no giveaway sealed twice, no owner sealing twice on one round, no list sealed by several owners on one round'
+      ? "Monitoring: no giveaway sealed twice, no owner sealing twice on one round, no list sealed by several owners on one round, no account's signed results skipping or repeating a number, no amendment skipping a reserve or breaking its chain"
       : `Monitoring: ${monitor.length} finding${monitor.length === 1 ? '' : 's'}`,
   );
   for (const f of monitor) lines.push(`    ${f.message}`);
+  const results = options.account === undefined ? undefined : auditor.resultsOf(options.account);
+  if (options.account !== undefined) lines.push(...resultLines(options.account, results ?? []));
 
   const pin = readPin(io.env, origin);
   const olders: [string, string][] = [];
@@ -192,7 +198,7 @@ export async function auditLog(
   // The pin follows the log's structure, not its content: a monitor that found a bad entry must
   // still catch a later rollback, so the checkpoint advances whenever it is signed and consistent.
   if (structure && consistent) writePin(io.env, { origin, log_key: key, checkpoint: note });
-  return { ok, lines, findings };
+  return { ok, lines, findings, results };
 }
 
 function readSince(file: string): string {
@@ -205,26 +211,44 @@ function readSince(file: string): string {
 
 export const logVerify: Command = {
   name: 'log verify',
-  usage: 'log verify LOG_URL [--since CHECKPOINT_FILE] [--log-key VKEY] [--json]',
+  usage: 'log verify LOG_URL [--since CHECKPOINT_FILE] [--log-key VKEY] [--account PSEUDONYM] [--json]',
   summary: `Re-check a transparency log (CONTRACT §8): LOG_URL is the log (…/log) or the server's URL.
 Downloads every entry (progress on stderr), rebuilds the tree and compares it with the signed checkpoint,
 checks each entry's kind, canonical form, hash and signature by a key the log announced before it and did
 not retire, and each key entry's signature by the log key. Reports every giveaway with more than one seal
-and every owner with more than one seal on the same drand round. The log key is pinned on first use under
-$XDG_STATE_HOME/tyche (or ~/.local/state/tyche) with the newest checkpoint, which the next run must be
-consistent with; --log-key pins it explicitly; --since also checks a checkpoint saved earlier (a file).
+and every owner with more than one seal on the same drand round, and every account whose signed results
+(kind result, numbered 1, 2, 3 … per account) skip or repeat a number; --account PSEUDONYM lists that
+account's signed results (its number, serial, time, what was asked, hash). The log key is pinned on first
+use under $XDG_STATE_HOME/tyche (or ~/.local/state/tyche) with the newest checkpoint, which the next run
+must be consistent with; --log-key pins it explicitly; --since also checks a checkpoint saved earlier.
 Exit status: 0 all hold, 1 a check failed or monitoring found something, 2 usage, 3 the log could not be read.`,
-  options: { since: { type: 'string' }, 'log-key': { type: 'string' }, json: { type: 'boolean' } },
+  options: {
+    since: { type: 'string' },
+    'log-key': { type: 'string' },
+    account: { type: 'string' },
+    json: { type: 'boolean' },
+  },
   async run({ values, positionals }, io) {
     if (positionals.length !== 1) throw new UsageError('give exactly one LOG_URL');
+    const account = values.account as string | undefined;
+    if (account !== undefined && !ACCOUNT_PSEUDONYM.test(account)) {
+      throw new UsageError(
+        `--account ${JSON.stringify(account)} is not an account pseudonym (o_ and 16 letters or digits)`,
+      );
+    }
     try {
       const outcome = await auditLog(
         positionals[0],
-        { since: values.since as string | undefined, logKey: values['log-key'] as string | undefined },
+        {
+          since: values.since as string | undefined,
+          logKey: values['log-key'] as string | undefined,
+          account,
+        },
         io,
       );
       if (values.json) {
-        io.out(JSON.stringify({ valid: outcome.ok, lines: outcome.lines, findings: outcome.findings }));
+        const { ok: valid, lines, findings, results } = outcome;
+        io.out(JSON.stringify({ valid, lines, findings, ...(results ? { account, results } : {}) }));
       } else {
         for (const line of outcome.lines) io.out(line);
         io.out(outcome.ok ? 'VALID: the log holds' : 'INVALID: see the ✗ lines above');

@@ -6,6 +6,7 @@ import { WitnessKeyMismatchError } from '../witness/witness-key.ts';
 import { accountsPlan } from './accounts.commands.ts';
 import { backup } from './backup.command.ts';
 import { type Command, helpText, type Io, parseOptions, UsageError } from './command.ts';
+import { jobsList, jobsRetry } from './jobs.commands.ts';
 import { keysCreate, keysList, keysRevoke } from './keys.commands.ts';
 import { logVerify } from './log.commands.ts';
 import { logKeyExport, logKeyGenerate } from './log-key.commands.ts';
@@ -27,6 +28,8 @@ export const COMMANDS: Command[] = [
   keysList,
   keysRevoke,
   accountsPlan,
+  jobsList,
+  jobsRetry,
   signingKeyRotate,
   signingKeyList,
   signingKeyGenerate,

@@ -5,6 +5,7 @@ import type { DrandClient } from '../randomness/sources/drand-client.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import type { Signer } from '../signing/signer.ts';
+import type { Timestamps } from '../timestamps/timestamp.service.ts';
 import type { ConditionChecks } from './conditions/condition-check.ts';
 import type { GiveawayRow } from './core/giveaway.repository.ts';
 import { createDrawer } from './draw/giveaway-draw.ts';
@@ -44,6 +45,8 @@ export interface ClosingDeps {
   checks: ConditionChecks;
   lookup: GiveawayLookup;
   logViews: LogViews;
+  /** Outside timestamps of every seal and certificate (CONTRACT §13). */
+  timestamps: Pick<Timestamps, 'promise' | 'stamp'>;
 }
 
 /**
@@ -147,7 +150,11 @@ export function createGiveawayClosing(deps: ClosingDeps) {
       const row = await beginSeal(await lookup.owned(ctx.accountId, publicId));
       if (row.status === 'sealing') return { kind: 'sealing', ...(await sealing(row)) };
       const sealed = await sealer(row, ctx);
-      const giveaway = await lookup.view(sealed.row, { seal: sealed.signed, sealLogIndex: sealed.logIndex });
+      const giveaway = await lookup.view(sealed.row, {
+        seal: sealed.signed,
+        sealLogIndex: sealed.logIndex,
+        sealTimestamps: sealed.timestamps,
+      });
       return { kind: 'sealed', giveaway };
     },
 

@@ -50,6 +50,7 @@ export function createGiveawayCreation(deps: {
         certificate_id: null,
         sealed_at: null,
         join_challenge: bot?.joinChallenge ? 1 : 0,
+        claim_within: checked.claimWithinMs,
       });
       if (bot) await trx.conditions.insert(inserted.id, bot.conditions);
       await trx.promises.created(inserted, bot?.post);

@@ -5,8 +5,17 @@ import { type ConditionChecks, ConditionNotMet } from './conditions/condition-ch
 import type { GiveawayRepository, GiveawayRow } from './core/giveaway.repository.ts';
 import { entrantReceiptUrl } from './entrants/entrant-receipts.ts';
 import type { ParticipantRepository } from './entrants/participant.repository.ts';
-import { addParticipants, type EntryWrites, type ParticipantInput } from './entrants/participants.ts';
+import {
+  addParticipantBatches,
+  addParticipants,
+  type EntryWrites,
+  type ParticipantBatch,
+  type ParticipantInput,
+} from './entrants/participants.ts';
 import { closed, type GiveawayLookup } from './giveaway-lookup.ts';
+
+/** From this many participants on, an addition is stored as a bulk write (see withBulkCache). */
+const BULK = 1000;
 
 export interface JoinResult {
   status: 'joined' | 'duplicate';
@@ -21,7 +30,7 @@ export function createGiveawayEntry(deps: {
   uow: UnitOfWork<EntryWrites>;
   clock: Clock;
   giveaways: Pick<GiveawayRepository, 'findById'>;
-  participants: Pick<ParticipantRepository, 'entrantById'>;
+  participants: Pick<ParticipantRepository, 'entrantById' | 'withBulkCache'>;
   checks: Pick<ConditionChecks, 'unmetAtJoin'>;
   lookup: Pick<GiveawayLookup, 'find' | 'owned'>;
   publicBaseUrl: string;
@@ -31,7 +40,8 @@ export function createGiveawayEntry(deps: {
   /** Entries into an active giveaway, refused with the right code once it is sealed or drawn. */
   async function enter(row: GiveawayRow, list: ParticipantInput[]) {
     if (row.status !== 'active') throw closed(row.status);
-    const added = await addParticipants(deps, row, list);
+    const add = () => addParticipants(deps, row, list);
+    const added = await (list.length >= BULK ? participants.withBulkCache(add) : add());
     // Closed meanwhile: read again to tell sealed from drawn.
     if (!added) throw closed((await giveaways.findById(row.id))?.status);
     return added;
@@ -44,6 +54,24 @@ export function createGiveawayEntry(deps: {
         added: added.added,
         duplicates: added.duplicates,
         participants_count: added.participantsCount,
+      };
+    },
+
+    /**
+     * An upload of any length, stored whole or not at all (see addParticipantBatches): the
+     * batches are read while the giveaway's row is locked, so they must come from something at
+     * hand (a file), never from a client still sending.
+     */
+    async uploadParticipants(accountId: string, publicId: string, batches: AsyncIterable<ParticipantBatch>) {
+      const row = await lookup.owned(accountId, publicId);
+      if (row.status !== 'active') throw closed(row.status);
+      const uploaded = await participants.withBulkCache(() => addParticipantBatches(deps, row, batches));
+      if (!uploaded) throw closed((await giveaways.findById(row.id))?.status);
+      return {
+        added: uploaded.added,
+        duplicates: uploaded.duplicates,
+        participants_count: uploaded.participantsCount,
+        duplicate_lines: uploaded.duplicateLines,
       };
     },
 

@@ -1,3 +1,4 @@
+import type { Amendment } from '../proof/amendments.ts';
 import type { Seal } from '../proof/v2-types.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import type { AnyCertificate, GiveawayRow } from './core/giveaway.repository.ts';
@@ -8,12 +9,19 @@ import { giveawayOf } from './results/giveaway.views.ts';
  * The webhook events of a giveaway's life (CONTRACT §9), recorded in the transaction of the
  * change. `data` is the giveaway as the API shows it at that moment (without `join_url`, which
  * depends on the running bot), plus what the event adds: the entrant for `participant.joined`,
- * `certificate_id` and `verify_url` (already part of a drawn giveaway) for `giveaway.drawn`.
+ * `certificate_id` and `verify_url` (already part of a drawn giveaway) for `giveaway.drawn`, the
+ * signed `amendment` and its `amendment_log_index` for `giveaway.amended` (the giveaway then
+ * carries every amendment and its `amended_winners`).
  */
 export function createGiveawayEvents(outbox: Outbox, publicBaseUrl: string): GiveawayPromises {
   const view = (
     row: GiveawayRow,
-    extra: { seal?: Seal | undefined; sealLogIndex?: number | null; certificate?: AnyCertificate },
+    extra: {
+      seal?: Seal | undefined;
+      sealLogIndex?: number | null;
+      certificate?: AnyCertificate;
+      amendments?: readonly Amendment[];
+    },
   ) => giveawayOf(row, { publicBaseUrl, ...extra });
 
   return {
@@ -63,6 +71,19 @@ export function createGiveawayEvents(outbox: Outbox, publicBaseUrl: string): Giv
           orderingKey: row.public_id,
           at,
           data: { ...giveaway, certificate_id: certificate.certificate_id, verify_url: giveaway.verify_url },
+        },
+      ]);
+    },
+
+    async amended(row, change, at) {
+      const giveaway = view(row, { certificate: change.certificate, amendments: change.amendments });
+      await outbox.record([
+        {
+          accountId: row.account_id,
+          type: 'giveaway.amended',
+          orderingKey: row.public_id,
+          at,
+          data: { ...giveaway, amendment: change.amendment, amendment_log_index: change.logIndex },
         },
       ]);
     },

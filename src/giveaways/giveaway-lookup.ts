@@ -1,6 +1,7 @@
 import type { LogService } from '../log/log.service.ts';
 import type { Seal } from '../proof/v2-types.ts';
 import { AppError } from '../shared/errors.ts';
+import type { Stamp, Timestamps } from '../timestamps/timestamp.service.ts';
 import type { AnyCertificate, GiveawayRepository, GiveawayRow } from './core/giveaway.repository.ts';
 import { isCertificateId, isPublicId } from './core/ids.ts';
 import type { SealRepository } from './core/seal.repository.ts';
@@ -38,6 +39,8 @@ export function createGiveawayLookup(deps: {
   giveaways: Pick<GiveawayRepository, 'findByPublicId' | 'findCertificate'>;
   seals: Pick<SealRepository, 'find'>;
   transparency: Pick<LogService, 'indexOf'>;
+  /** The RFC 3161 tokens kept for seals (CONTRACT §13). */
+  timestamps: Pick<Timestamps, 'of'>;
   publicBaseUrl: string;
   /** Set when the Telegram bot runs: its `https://t.me/<bot>?start=g_<public_id>` link. */
   joinUrl?: JoinUrl | undefined;
@@ -78,7 +81,10 @@ export function createGiveawayLookup(deps: {
     },
 
     /** The giveaway as the API shows it; `known` is what the caller just wrote, not read again. */
-    async view(row: GiveawayRow, known: { seal?: Seal; sealLogIndex?: number } = {}): Promise<Giveaway> {
+    async view(
+      row: GiveawayRow,
+      known: { seal?: Seal; sealLogIndex?: number; sealTimestamps?: readonly Stamp[] } = {},
+    ): Promise<Giveaway> {
       const seal = known.seal ?? (await sealOf(row));
       return giveawayOf(row, {
         joinUrl: joinUrl?.(row.public_id),
@@ -88,6 +94,9 @@ export function createGiveawayLookup(deps: {
         sealLogIndex: seal
           ? (known.sealLogIndex ?? (await transparency.indexOf('seal', seal.seal_id)))
           : null,
+        sealTimestamps: seal
+          ? (known.sealTimestamps ?? (await deps.timestamps.of('seal', seal.seal_id)))
+          : undefined,
       });
     },
 

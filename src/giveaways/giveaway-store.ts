@@ -5,6 +5,8 @@ import { createOperationRepository } from '../randomness/operation.repository.ts
 import type { Database } from '../store/schema.ts';
 import { createUnitOfWork, type UnitOfWork } from '../store/unit-of-work.ts';
 import { createOutbox } from '../webhooks/outbox.ts';
+import { createAmendmentRepository } from './amendments/amendment.repository.ts';
+import { claimDeadlinePromises } from './amendments/claim-promises.ts';
 import { createConditionRepository } from './conditions/condition.repository.ts';
 import { createGiveawayRepository } from './core/giveaway.repository.ts';
 import { allPromises, type GiveawayPromisesIn } from './core/giveaway-promises.ts';
@@ -34,17 +36,20 @@ export function giveawayRepositories(handle: Kysely<Database>, options: Giveaway
   const log: LogAppend = (kind, id, signed, at) =>
     options.transparency.appendSigned(handle, kind, id, signed, at);
   const webhooks = createGiveawayEvents(createOutbox(handle), options.publicBaseUrl);
+  const jobs = createJobRepository(handle);
+  const followers = [webhooks, claimDeadlinePromises(jobs)];
   return {
     log,
     giveaways: createGiveawayRepository(handle),
     participants: createParticipantRepository(handle),
     entries: createEntryRepository(handle),
     seals: createSealRepository(handle),
-    jobs: createJobRepository(handle),
+    jobs,
     operations: createOperationRepository(handle),
     conditions: createConditionRepository(handle),
+    amendments: createAmendmentRepository(handle),
     // The bot's promises first: the order the rows were always written in.
-    promises: options.promisesIn ? allPromises([options.promisesIn(handle), webhooks]) : webhooks,
+    promises: allPromises(options.promisesIn ? [options.promisesIn(handle), ...followers] : followers),
   };
 }
 

@@ -1,4 +1,9 @@
-import { createConditionChecks } from './conditions/condition-check.ts';
+import type { AmendmentReason } from '../proof/amendments.ts';
+import { NO_TIMESTAMPS, type Timestamps } from '../timestamps/timestamp.service.ts';
+import { createAmendmentService } from './amendments/amendment.service.ts';
+import { type ReplaceResponse, replaceResponseOf } from './amendments/amendment-views.ts';
+import { createConditionChecks, type MembershipCheck } from './conditions/condition-check.ts';
+import type { GiveawayRow } from './core/giveaway.repository.ts';
 import { isPublicId } from './core/ids.ts';
 import { createEntrantReceipts } from './entrants/entrant-receipts.ts';
 import { type ClosingDeps, createGiveawayClosing } from './giveaway-closing.ts';
@@ -8,10 +13,12 @@ import { createGiveawayEntry } from './giveaway-entry.ts';
 import { createGiveawayLookup, type JoinUrl } from './giveaway-lookup.ts';
 import type { GiveawayRepositories } from './giveaway-store.ts';
 import { participantCsvLines } from './results/csv-lines.ts';
+import { withAmendments } from './results/giveaway.views.ts';
 import { type ListPage, type ListQuery, listPage } from './results/giveaway-cursor.ts';
 import { createLogViews } from './results/giveaway-log-views.ts';
 import { createPublicGiveaways } from './results/public-giveaway.ts';
 
+export type { ReplaceResponse } from './amendments/amendment-views.ts';
 export { ConditionNotMet } from './conditions/condition-check.ts';
 export type { ParticipantInput } from './entrants/participants.ts';
 export type { JoinResult } from './giveaway-entry.ts';
@@ -19,7 +26,7 @@ export type { JoinUrl } from './giveaway-lookup.ts';
 export { CSV_PAGE_ROWS } from './results/csv-lines.ts';
 
 export interface GiveawayServiceDeps
-  extends Omit<ClosingDeps, 'repos' | 'log' | 'checks' | 'lookup' | 'logViews'> {
+  extends Omit<ClosingDeps, 'repos' | 'log' | 'checks' | 'lookup' | 'logViews' | 'timestamps'> {
   /** The repositories outside any transaction, for reads; writes go through `uow`. */
   repos: GiveawayRepositories;
   /** DRAND_URL: where the public pages tell browsers to fetch the round themselves. */
@@ -27,6 +34,8 @@ export interface GiveawayServiceDeps
   log?: ClosingDeps['log'] | undefined;
   /** Set when the Telegram bot runs: its `https://t.me/<bot>?start=g_<public_id>` link. */
   joinUrl?: JoinUrl | undefined;
+  /** Outside timestamps of seals and certificates (CONTRACT §13); none when not given. */
+  timestamps?: Pick<Timestamps, 'promise' | 'stamp' | 'of'> | undefined;
 }
 
 /** Giveaways for the API, the bot and the public pages: the rules, over repositories and a unit of work. */
@@ -34,18 +43,49 @@ export function createGiveawayService(deps: GiveawayServiceDeps) {
   const { uow, repos, clock, transparency, publicBaseUrl } = deps;
   const { giveaways, participants, seals, conditions } = repos;
   const log = deps.log ?? { warn: () => {} };
+  const timestamps = deps.timestamps ?? NO_TIMESTAMPS;
+  const sealTimestampsOf = (sealId: string) => timestamps.of('seal', sealId);
   const checks = createConditionChecks({ conditions, clock, log });
-  const logViews = createLogViews({ giveaways, transparency });
-  const receipts = createEntrantReceipts({ participants, seals, signer: deps.signer, publicBaseUrl });
+  const logViews = createLogViews({
+    giveaways,
+    transparency,
+    timestamps,
+    amendmentsOf: (giveawayId) => repos.amendments.signedOf(giveawayId),
+  });
+  const receipts = createEntrantReceipts({
+    participants,
+    seals,
+    signer: deps.signer,
+    publicBaseUrl,
+    sealTimestampsOf,
+  });
   const lookup = createGiveawayLookup({
     giveaways,
     seals,
     transparency,
+    timestamps,
     publicBaseUrl,
     joinUrl: deps.joinUrl,
   });
-  const closing = createGiveawayClosing({ ...deps, log, checks, lookup, logViews });
+  const closing = createGiveawayClosing({ ...deps, log, checks, lookup, logViews, timestamps });
   const entry = createGiveawayEntry({ uow, clock, giveaways, participants, checks, lookup, publicBaseUrl });
+  const afterDraw = createAmendmentService({
+    uow,
+    amendments: repos.amendments,
+    giveaways,
+    conditions,
+    certificateOf: (row) => lookup.certificateOf(row.certificate_id),
+    signer: deps.signer,
+    clock,
+    log,
+  });
+
+  /** The API's giveaway, with the signed amendments and the winners after them once there are any. */
+  async function viewWithAmendments(row: GiveawayRow) {
+    const view = await lookup.view(row);
+    if (row.status !== 'completed' || row.draw_mode !== 'verifiable') return view;
+    return withAmendments(view, await afterDraw.signedOf(row.id));
+  }
 
   const forTheBot = createGiveawayConsole({
     ...repos,
@@ -67,7 +107,49 @@ export function createGiveawayService(deps: GiveawayServiceDeps) {
     create: createGiveawayCreation({ uow, clock, view: (row) => lookup.view(row) }),
 
     async get(accountId: string, publicId: string) {
-      return lookup.view(await lookup.owned(accountId, publicId));
+      return viewWithAmendments(await lookup.owned(accountId, publicId));
+    },
+
+    /** CONTRACT §14: the owner replaces the winner at `position` by the next unused reserve. */
+    async replaceWinner(
+      accountId: string,
+      publicId: string,
+      position: number,
+      request: { reason: AmendmentReason; note?: string | undefined },
+    ): Promise<ReplaceResponse> {
+      const row = await lookup.owned(accountId, publicId);
+      return replaceResponseOf(await afterDraw.replace(row, position, request));
+    },
+
+    /** CONTRACT §14: the owner records that the winner at `position` claimed the prize. */
+    async claimWinner(accountId: string, publicId: string, position: number) {
+      return afterDraw.claim(await lookup.owned(accountId, publicId), position, { by: 'owner' });
+    },
+
+    /** The bot's Claim button: the winner at `position` claims for themselves. */
+    async claimAsWinner(publicId: string, position: number, telegramId: number) {
+      return afterDraw.claim(await lookup.find(publicId), position, { by: 'winner', telegramId });
+    },
+
+    /** The bot's console: the owner's drawn giveaway with its winners as they stand. */
+    async standingOf(accountId: string, publicId: string) {
+      const row = await lookup.owned(accountId, publicId);
+      return { title: row.title, publicId: row.public_id, standing: await afterDraw.standing(row) };
+    },
+
+    /**
+     * The bot's Replace buttons: like `replaceWinner`, for the winner the buttons were shown for
+     * (`expectedIndex`), so a press after someone else's replacement changes nothing.
+     */
+    async replaceFromConsole(
+      accountId: string,
+      publicId: string,
+      position: number,
+      reason: AmendmentReason,
+      expectedIndex: number,
+    ) {
+      const row = await lookup.owned(accountId, publicId);
+      return replaceResponseOf(await afterDraw.replace(row, position, { reason }, { expectedIndex }));
     },
 
     draw: closing.draw,
@@ -93,12 +175,19 @@ export function createGiveawayService(deps: GiveawayServiceDeps) {
       receipts,
       conditions,
       logIndexOf: (kind, id) => transparency.indexOf(kind, id),
+      sealTimestampsOf,
       publicBaseUrl,
       drand: { chain_hash: deps.drand.chain.hash, relay: deps.drandRelay },
     }),
 
     /** The background work of verifiable giveaways, for the job runner. */
-    jobHandlers: closing.jobHandlers,
+    jobHandlers: { ...closing.jobHandlers, ...afterDraw.jobHandlers },
+
+    /** Set by the bot when it runs: channel memberships (joins, the seal's re-check, `left_channel`). */
+    setMembership(check: MembershipCheck | undefined): void {
+      forTheBot.setMembership(check);
+      afterDraw.setMembership(check);
+    },
 
     /** Checks run now; rows are read page by page as the returned iterable is consumed. */
     async participantsCsv(accountId: string, publicId: string, options: { bom: boolean }) {

@@ -16,6 +16,7 @@ import { giveawayPublicRoutes } from '../web/giveaway-public.routes.ts';
 import { type CertificateLookup, verifyRoutes } from '../web/verify.routes.ts';
 import type { WebhookService } from '../webhooks/webhook.service.ts';
 import { protectRoutes } from './auth.ts';
+import { unreadableEncoding } from './body-encoding.ts';
 import { createIdempotency } from './idempotency.ts';
 import { parseJsonBody, TooDeep } from './json-body.ts';
 import { trackRoutes } from './method-not-allowed.ts';
@@ -24,6 +25,7 @@ import { registerOpenApi } from './openapi.ts';
 import { sendProblem, toAppError } from './problem.ts';
 import { limitPublicRoutes } from './public-rate-limit.ts';
 import { requestIdOf } from './request-id.ts';
+import { amendmentRoutes } from './routes/amendment.routes.ts';
 import { docsRoutes } from './routes/docs.routes.ts';
 import { giveawayRoutes } from './routes/giveaway.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
@@ -48,6 +50,8 @@ export interface AppSettings {
   readonly TYCHE_PUBLIC_RATE_LIMIT: number;
   /** The drand relay the verification pages fetch rounds from. */
   readonly DRAND_URL: string;
+  /** TYCHE_TSA_TRUST's PEM text, if set: the /g page checks its seal's tokens with it too. */
+  readonly tsaTrust?: string;
 }
 
 export interface AppDeps {
@@ -164,6 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(giveawayPublicRoutes, {
     drandUrl: deps.config.DRAND_URL,
     giveaways: deps.giveaways.public,
+    tsaTrust: deps.config.tsaTrust,
   });
   await app.register(
     async (api) => {
@@ -172,29 +177,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(meRoutes, { accounts: deps.accounts, clock: deps.clock });
       await api.register(randomRoutes, { random: deps.random });
       await api.register(giveawayRoutes, { giveaways: deps.giveaways });
+      await api.register(amendmentRoutes, { giveaways: deps.giveaways });
       await api.register(webhookRoutes, { webhooks: deps.webhooks });
     },
     { prefix: '/api/v1' },
   );
   return app;
-}
-
-/**
- * Why a JSON body cannot be read as sent: compressed (it would be parsed as text), or in a
- * character set other than UTF-8 (RFC 8259 allows no other).
- */
-function unreadableEncoding(headers: Record<string, string | string[] | undefined>): string | undefined {
-  const encoding = String(headers['content-encoding'] ?? 'identity')
-    .trim()
-    .toLowerCase();
-  if (encoding !== 'identity' && encoding !== '') {
-    return `Content-Encoding ${encoding} is not accepted; send the JSON body uncompressed`;
-  }
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(String(headers['content-type'] ?? ''))?.[1];
-  if (charset && !/^utf-?8$/i.test(charset)) {
-    return `charset=${charset} is not accepted; JSON bodies must be UTF-8`;
-  }
-  return undefined;
 }
 
 /**
@@ -207,7 +195,7 @@ function acceptJsonOnly(app: FastifyInstance) {
     'application/json',
     { parseAs: 'string', bodyLimit: BODY_LIMIT },
     (request, body, done) => {
-      const unreadable = unreadableEncoding(request.headers);
+      const unreadable = unreadableEncoding(request.headers, 'the JSON body');
       if (unreadable) return done(new AppError('unsupported_media_type', unreadable));
       const text = String(body);
       if (text.trim() === '') return done(null, undefined);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { DRAW_JOB, SEAL_JOB } from '../giveaways/seal/giveaway-seal.ts';
 import { type Backlog, createJobRepository } from '../jobs/job.repository.ts';
+import { createJobAdminRepository } from '../jobs/job-admin.repository.ts';
 import type { JobHandler } from '../jobs/job-runner.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Database } from '../store/schema.ts';
@@ -69,7 +70,8 @@ export type Metrics = ReturnType<typeof createMetrics>;
 
 /**
  * The background-job backlog, read from the jobs table at each scrape: it counts the work every
- * process owes, not just this one's. The three gauges share one query per scrape.
+ * process owes, not just this one's. The three backlog gauges share one query per scrape; the
+ * count of given-up jobs is one more, kept cheap by their partial index (jobs_failed).
  */
 export function registerJobMetrics(metrics: Metrics, db: Kysely<Database>, clock: Clock): void {
   const jobs = createJobRepository(db);
@@ -104,6 +106,16 @@ export function registerJobMetrics(metrics: Metrics, db: Kysely<Database>, clock
     async (set) => {
       const { at, rows: backlog } = await rows();
       for (const r of backlog) set({ kind: r.kind }, r.oldestDue === null ? 0 : (at - r.oldestDue) / 1000);
+    },
+  );
+  const admin = createJobAdminRepository(db);
+  metrics.collect(
+    'tyche_jobs_dead',
+    'Background jobs given up after their last allowed failure, by kind (tyche jobs list --failed)',
+    ['kind'],
+    async (set) => {
+      const dead = await admin.deadCounts().catch(() => []);
+      for (const r of dead) set({ kind: r.kind }, r.dead);
     },
   );
 }
@@ -149,9 +161,9 @@ export function timeGiveawayWork(
   ] as const) {
     const handle = handlers[kind];
     if (!handle) continue;
-    handlers[kind] = async (job) => {
+    handlers[kind] = async (job, signal) => {
       const end = histogram.startTimer({ trigger: 'job' });
-      const outcome = await handle(job);
+      const outcome = await handle(job, signal);
       if ('done' in outcome) end();
       return outcome;
     };

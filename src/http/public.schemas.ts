@@ -1,5 +1,10 @@
 import { Type } from 'typebox';
-import { SealSchema, TicketSchema } from './routes/signed-objects.schemas.ts';
+import {
+  AmendmentSchema,
+  SealSchema,
+  TicketSchema,
+  TimestampsSchema,
+} from './routes/signed-objects.schemas.ts';
 import {
   CountSchema,
   DrawModeSchema,
@@ -29,6 +34,7 @@ const LogAnnotations = {
   log_index: Nullable(Type.Integer(), {
     description: "The certificate's entry in the transparency log; not part of the signed object",
   }),
+  certificate_timestamps: TimestampsSchema("the certificate's"),
 };
 
 const CertificateV1Schema = Type.Object(
@@ -99,6 +105,15 @@ const CertificateV2Schema = Type.Object(
     seal_witness: Type.Optional(
       Type.Object({ checkpoint: Type.String(), index: CountSchema(), proof: Type.Array(Hex32Schema()) }),
     ),
+    seal_timestamps: TimestampsSchema("the seal's"),
+    amendments: Type.Optional(
+      Type.Array(AmendmentSchema, {
+        description: 'Every signed replacement of a winner, in sequence (CONTRACT §14); an annotation',
+      }),
+    ),
+    amended_winners: Type.Optional(
+      Type.Array(EntrantWinnerSchema, { description: '`winners` after the amendments; an annotation' }),
+    ),
   },
   { title: 'tyche-draw-v2 certificate (CONTRACT §7.5)' },
 );
@@ -123,6 +138,7 @@ export const PublicGiveawaySchema = Type.Object(
     ends_at: NullableTimeSchema(),
     seal: Nullable(SealSchema),
     log_index: Nullable(Type.Integer(), { description: "The seal's log entry; null before the seal" }),
+    seal_timestamps: TimestampsSchema("the seal's (none before the seal)"),
     certificate_id: NullableTextSchema(),
     certificate_log_index: Nullable(Type.Integer()),
     verify_url: NullableTextSchema(),

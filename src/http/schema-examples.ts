@@ -80,6 +80,7 @@ export const GIVEAWAY_CREATED_EXAMPLE = {
   draw_mode: 'verifiable',
   reserve_count: 1,
   ends_at: '2026-05-01T09:00:00.000Z',
+  claim_within: 'P3D',
   public_url: `${EXAMPLE_BASE_URL}/g/${PUBLIC_ID}`,
   join_url: `https://t.me/TycheDrawBot?start=g_${PUBLIC_ID}`,
 } as const;
@@ -96,6 +97,7 @@ export const GIVEAWAY_SEALED_EXAMPLE = {
   participants_count: 2,
   seal: SEAL_EXAMPLE,
   seal_log_index: 1,
+  seal_timestamps: [],
 } as const;
 
 export const GIVEAWAY_DRAWN_EXAMPLE = {
@@ -156,6 +158,7 @@ export const ENTRANTS_EXAMPLE = {
     },
   ],
   next_cursor: null,
+  seal_timestamps: [],
 } as const;
 
 export const TICKET_EXAMPLE = {
@@ -232,6 +235,8 @@ export const CERTIFICATE_V2_EXAMPLE = {
   },
   log_index: 2,
   seal_log_index: 1,
+  seal_timestamps: [],
+  certificate_timestamps: [],
 } as const;
 
 export const PUBLIC_GIVEAWAY_EXAMPLE = {
@@ -248,6 +253,7 @@ export const PUBLIC_GIVEAWAY_EXAMPLE = {
   ends_at: '2026-05-01T09:00:00.000Z',
   seal: SEAL_EXAMPLE,
   log_index: 1,
+  seal_timestamps: [],
   certificate_id: CERTIFICATE_ID,
   certificate_log_index: 2,
   verify_url: `${EXAMPLE_BASE_URL}/verify/${CERTIFICATE_ID}`,

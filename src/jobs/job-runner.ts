@@ -1,33 +1,66 @@
 /**
  * Runs the work in the jobs table: claims due jobs under a lease, hands each to the handler
- * for its kind, and marks it done or due again.
+ * for its kind, and marks it done, due again, or given up.
  *
  * A job runs at least once, not exactly once. A process that dies after a handler's effect
- * but before `complete` commits leaves the job to be claimed again when its lease ends, and a
- * handler that outlives its lease may meet a second run of the same job. Handlers must
- * therefore be idempotent: check whether the effect already happened (the draw exists, the
- * webhook id was delivered) or make it with a statement that does nothing the second time.
- * The lease must be longer than a handler ever takes.
+ * but before `complete` commits leaves the job to be claimed again when its lease ends.
+ * Handlers must therefore be idempotent: check whether the effect already happened (the draw
+ * exists, the webhook id was delivered) or make it with a statement that does nothing the
+ * second time.
  *
- * Only the poll interval uses a real timer; whether a job is due and whether a lease has
- * ended are decided with `clock`, so tests move a fake clock and call `runDue`.
+ * While a handler runs, its lease is renewed (job-leases.ts), so a run may take longer than the
+ * lease. A run whose lease was lost anyway (this process stalled past it and another claimed the
+ * job) is told through its AbortSignal, and what it returns is not recorded: every write of an
+ * outcome names the claim it was made under and does nothing once the job was claimed again.
+ *
+ * A handler that throws has failed; after `maxFailures` failures (per kind, default 20) the job
+ * is given up: a dead letter, kept with its last error for `tyche jobs list --failed`, counted in
+ * `tyche_jobs_dead`, and run again only when an operator says so (`tyche jobs retry`). A handler
+ * that returns `retryAt` is waiting (a round not out yet, a 429, checks that continue), which
+ * counts for nothing; kinds that give up on their own keep doing so.
+ *
+ * Only the poll and heartbeat intervals use real timers; whether a job is due and whether a lease
+ * has ended are decided with `clock`, so tests move a fake clock and call `runDue` and
+ * `renewLeases`.
  */
 
 import type { Clock } from '../shared/clock.ts';
-import type { Job, JobRepository } from './job.repository.ts';
+import type { ClaimInput, Job, RetryInput } from './job.repository.ts';
+import { createLeaseKeeper, type Lease, type LeaseStore } from './job-leases.ts';
 
 export type { Job } from './job.repository.ts';
 
 export type JobOutcome = { done: true } | { retryAt: number; reason?: string };
 
-export type JobHandler = (job: Job) => Promise<JobOutcome>;
+/**
+ * `signal` is aborted when the run's lease was lost: stop, the outcome will not be recorded. The
+ * runner always passes it; a caller that runs a handler directly (a wrapper, a test) may not.
+ */
+export type JobHandler = (job: Job, signal?: AbortSignal) => Promise<JobOutcome>;
+
+/**
+ * What the runner needs of a queue. Each write names the claim it settles (`attempts` at the
+ * claim) and may return false when another claim has taken the job since.
+ */
+export interface JobQueue {
+  claimDue(input: ClaimInput): Promise<Job[]>;
+  complete(id: number, at: number, options?: { claim?: number }): Promise<unknown>;
+  retry(id: number, input: RetryInput): Promise<unknown>;
+  /** Gives a job up; a queue without it (the webhook outbox) decides itself when to stop. */
+  fail?(id: number, input: { at: number; error: string; claim?: number }): Promise<unknown>;
+  /** A queue without it never renews: each run must end within its lease. */
+  renewLeases?: LeaseStore['renewLeases'];
+}
+
+/** How many failures a job of a kind may have before it is given up, when not set per kind. */
+export const DEFAULT_MAX_FAILURES = 20;
 
 export interface JobRunnerLog {
   warn(obj: object, msg: string): void;
 }
 
 export interface JobRunnerDeps {
-  jobs: Pick<JobRepository, 'claimDue' | 'complete' | 'retry'>;
+  jobs: JobQueue;
   clock: Clock;
   handlers: Record<string, JobHandler>;
   pollMs?: number;
@@ -38,6 +71,10 @@ export interface JobRunnerDeps {
    * finishing one item makes the next due (a giveaway's webhook events, sent in order).
    */
   untilEmpty?: boolean;
+  /** Failures before a job is given up (default DEFAULT_MAX_FAILURES)... */
+  maxFailures?: number;
+  /** ...unless its kind has a number of its own here. */
+  maxFailuresByKind?: Record<string, number>;
   log?: JobRunnerLog;
 }
 
@@ -49,13 +86,15 @@ export interface JobRunner {
   wake(): void;
   /** Claims and runs every job due now; resolves with how many ran. */
   runDue(): Promise<number>;
+  /** Renews the lease of every job running now, as the heartbeat does; resolves with how many. */
+  renewLeases(): Promise<number>;
 }
 
 const MAX_BACKOFF_MS = 5 * 60_000;
 
-/** 2 s after the first failed attempt, doubling, at most five minutes. */
-export function backoffMs(attempts: number): number {
-  return Math.min(1000 * 2 ** Math.max(1, attempts), MAX_BACKOFF_MS);
+/** 2 s after the first failure, doubling, at most five minutes. */
+export function backoffMs(failures: number): number {
+  return Math.min(1000 * 2 ** Math.max(1, failures), MAX_BACKOFF_MS);
 }
 
 const quiet: JobRunnerLog = { warn() {} };
@@ -67,6 +106,16 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   const batch = deps.batch ?? 10;
   const log = deps.log ?? quiet;
   const now = () => clock.now().getTime();
+  const leases = createLeaseKeeper({
+    store: jobs.renewLeases && { renewLeases: jobs.renewLeases.bind(jobs) },
+    clock,
+    leaseMs,
+    log,
+  });
+  const maxFailures = (kind: string) => {
+    const byKind = deps.maxFailuresByKind;
+    return byKind && Object.hasOwn(byKind, kind) ? byKind[kind] : (deps.maxFailures ?? DEFAULT_MAX_FAILURES);
+  };
 
   const running = new Set<Promise<void>>();
   let started = false;
@@ -74,37 +123,71 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   let polling: Promise<void> | undefined;
   let wakeRequested = false;
 
-  async function settle(job: Job, outcome: JobOutcome): Promise<void> {
-    if ('done' in outcome) {
-      await jobs.complete(job.id, now());
-      return;
+  /** A run's result: what the handler returned, or the error it failed with. */
+  type Result = { outcome: JobOutcome } | { failure: string };
+
+  /** Records the result under the run's claim; false when another claim has taken the job since. */
+  async function settle(job: Job, result: Result): Promise<unknown> {
+    const claim = job.attempts;
+    if ('failure' in result) {
+      const failures = (job.failures ?? 0) + 1;
+      if (jobs.fail && failures >= maxFailures(job.kind)) {
+        log.warn(
+          { job: job.id, kind: job.kind, key: job.key, failures, error: result.failure },
+          'job given up after its last allowed failure',
+        );
+        return jobs.fail(job.id, { at: now(), error: result.failure, claim });
+      }
+      // A queue that counts no failures backs off by its attempts instead.
+      const runAt = now() + backoffMs(job.failures === undefined ? job.attempts : failures);
+      return jobs.retry(job.id, { runAt, error: result.failure, failed: true, claim });
     }
+    const { outcome } = result;
+    if ('done' in outcome) return jobs.complete(job.id, now(), { claim });
     // A retry time not in the future would be claimed again in the same pass, forever.
     const runAt = Math.max(outcome.retryAt, now() + 1);
-    await jobs.retry(job.id, { runAt, error: outcome.reason ?? 'handler asked to run again later' });
+    return jobs.retry(job.id, { runAt, error: outcome.reason ?? 'handler asked to run again later', claim });
+  }
+
+  async function execute(job: Job, lease: Lease): Promise<Result> {
+    const handler = Object.hasOwn(handlers, job.kind) ? handlers[job.kind] : undefined;
+    if (!handler) {
+      // Left in the table rather than dropped, and not counted as a failure: a newer process
+      // may know the kind.
+      log.warn({ job: job.id, kind: job.kind, key: job.key }, 'no handler for this job kind');
+      const retryAt = now() + backoffMs(job.attempts);
+      return { outcome: { retryAt, reason: `no handler for kind ${job.kind}` } };
+    }
+    try {
+      return { outcome: await handler(job, lease.signal) };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message || error.name : String(error);
+      // A run stopped because its lease was lost did not fail: the job is let go, uncounted.
+      if (lease.signal.aborted) return { outcome: { retryAt: now(), reason } };
+      log.warn(
+        { job: job.id, kind: job.kind, key: job.key, attempts: job.attempts, err: error },
+        'job failed',
+      );
+      return { failure: reason };
+    }
   }
 
   async function run(job: Job): Promise<void> {
-    const handler = Object.hasOwn(handlers, job.kind) ? handlers[job.kind] : undefined;
-    let outcome: JobOutcome;
-    if (!handler) {
-      // Left in the table rather than dropped: a newer process may know the kind.
-      log.warn({ job: job.id, kind: job.kind, key: job.key }, 'no handler for this job kind');
-      outcome = { retryAt: now() + backoffMs(job.attempts), reason: `no handler for kind ${job.kind}` };
-    } else {
-      try {
-        outcome = await handler(job);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message || error.name : String(error);
-        log.warn(
-          { job: job.id, kind: job.kind, key: job.key, attempts: job.attempts, err: error },
-          'job failed',
-        );
-        outcome = { retryAt: now() + backoffMs(job.attempts), reason };
-      }
+    const lease = leases.hold(job);
+    let result: Result;
+    try {
+      result = await execute(job, lease);
+    } finally {
+      // Let go before the outcome is written: a renewal after it would find the job finished.
+      leases.release(lease);
     }
     try {
-      await settle(job, outcome);
+      if ((await settle(job, result)) === false) {
+        log.warn(
+          { job: job.id, kind: job.kind, key: job.key },
+          'job outcome not recorded: the job was claimed again or finished meanwhile',
+        );
+      }
     } catch (error) {
       // The lease ends on its own and the job is claimed again: nothing is lost, only delayed.
       log.warn({ job: job.id, kind: job.kind, key: job.key, err: error }, 'could not record job outcome');
@@ -179,5 +262,6 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       schedule(0);
     },
     runDue: () => drain(() => true),
+    renewLeases: leases.renew,
   };
 }

@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, JobsTable } from '../store/schema.ts';
 import { skipLocked } from '../store/skip-locked.ts';
 
@@ -16,7 +16,24 @@ export interface Job {
   lockedUntil: number | null;
   lastError: string | null;
   createdAt: number;
+  /** When it finished: done, or given up (then `failedAt` is set too). */
   doneAt: number | null;
+  /**
+   * How many runs failed (the handler threw). Absent for a queue that does not count failures
+   * because it decides itself when to give up (the webhook outbox).
+   */
+  failures?: number;
+  /** When it was given up after its last allowed failure: a dead letter, kept for the operator. */
+  failedAt?: number | null;
+}
+
+/**
+ * One claim of a job: its id and `attempts` as the claim left it. Every claim counts an attempt,
+ * so a write naming the claim does nothing once another process has claimed the job since.
+ */
+export interface Claim {
+  id: number;
+  attempts: number;
 }
 
 export interface NewJob {
@@ -36,6 +53,15 @@ export interface ClaimInput {
   kinds?: string[];
 }
 
+export interface RetryInput {
+  runAt: number;
+  error: string;
+  /** The run failed (counted towards the kind's limit), rather than asked to wait. */
+  failed?: boolean;
+  /** Only while this claim holds the job (its `attempts` at the claim). */
+  claim?: number;
+}
+
 /** The work not done yet of one kind, as the metrics report it. */
 export interface Backlog {
   kind: string;
@@ -46,7 +72,7 @@ export interface Backlog {
   oldestDue: number | null;
 }
 
-function toJob(row: Selectable<JobsTable>): Job {
+export function toJob(row: Selectable<JobsTable>): Job {
   return {
     id: Number(row.id),
     kind: row.kind,
@@ -58,7 +84,15 @@ function toJob(row: Selectable<JobsTable>): Job {
     lastError: row.last_error,
     createdAt: Number(row.created_at),
     doneAt: row.done_at === null ? null : Number(row.done_at),
+    failures: Number(row.failures),
+    failedAt: row.failed_at === null ? null : Number(row.failed_at),
   };
+}
+
+/** Rows of `id` as long as `claim`, when given, is still the newest claim of it. */
+function heldBy(id: number, claim: number | undefined) {
+  return (eb: ExpressionBuilder<Database, 'jobs'>) =>
+    claim === undefined ? eb('id', '=', id) : eb.and([eb('id', '=', id), eb('attempts', '=', claim)]);
 }
 
 export function createJobRepository(db: Kysely<Database>) {
@@ -122,23 +156,78 @@ export function createJobRepository(db: Kysely<Database>) {
       return rows.map(toJob).sort((a, b) => a.runAt - b.runAt || a.id - b.id);
     },
 
-    async complete(id: number, at: number, trx?: Kysely<Database>): Promise<void> {
-      await (trx ?? db)
+    /**
+     * Marks the job done; with `claim`, only while that claim holds it. Returns whether it was
+     * marked: false for a job done already or claimed by another process since.
+     */
+    async complete(
+      id: number,
+      at: number,
+      options: { claim?: number; trx?: Kysely<Database> } = {},
+    ): Promise<boolean> {
+      const result = await (options.trx ?? db)
         .updateTable('jobs')
         .set({ done_at: at, locked_until: null })
-        .where('id', '=', id)
+        .where(heldBy(id, options.claim))
         .where('done_at', 'is', null)
-        .execute();
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
 
-    /** Lets the job go and makes it due again at `runAt`, keeping why the attempt failed. */
-    async retry(id: number, input: { runAt: number; error: string }): Promise<void> {
-      await db
+    /**
+     * Lets the job go and makes it due again at `runAt`, keeping why the attempt failed and, for
+     * a failure, counting it. Returns whether the job was still there to let go (see `complete`).
+     */
+    async retry(id: number, input: RetryInput): Promise<boolean> {
+      const result = await db
         .updateTable('jobs')
-        .set({ run_at: input.runAt, last_error: input.error, locked_until: null })
-        .where('id', '=', id)
+        .set((eb) => ({
+          run_at: input.runAt,
+          last_error: input.error,
+          locked_until: null,
+          ...(input.failed && { failures: eb('failures', '+', 1) }),
+        }))
+        .where(heldBy(id, input.claim))
         .where('done_at', 'is', null)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /**
+     * Gives the job up after a failure that used up its kind's limit: it becomes a dead letter,
+     * with the failure counted and its error kept, and is claimed no more until `revive`.
+     */
+    async fail(id: number, input: { at: number; error: string; claim?: number }): Promise<boolean> {
+      const result = await db
+        .updateTable('jobs')
+        .set((eb) => ({
+          done_at: input.at,
+          failed_at: input.at,
+          last_error: input.error,
+          locked_until: null,
+          failures: eb('failures', '+', 1),
+        }))
+        .where(heldBy(id, input.claim))
+        .where('done_at', 'is', null)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /**
+     * Extends the leases of jobs still held by these claims to `lockedUntil`, in one statement.
+     * Returns the ids renewed: a job missing from it was claimed by another process (its lease had
+     * ended) or finished, and its current run must stop.
+     */
+    async renewLeases(claims: readonly Claim[], lockedUntil: number): Promise<number[]> {
+      if (claims.length === 0) return [];
+      const rows = await db
+        .updateTable('jobs')
+        .set({ locked_until: lockedUntil })
+        .where((eb) => eb.or(claims.map((c) => heldBy(c.id, c.attempts)(eb))))
+        .where('done_at', 'is', null)
+        .returning('id')
         .execute();
+      return rows.map((r) => Number(r.id));
     },
 
     async find(key: string): Promise<Job | undefined> {
@@ -161,14 +250,15 @@ export function createJobRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Makes the job of `key` due at `runAt` whether it is pending or done (a done job runs once
-     * more: a promise renewed, such as the seal of a giveaway whose earlier seal job gave up).
-     * A job being run keeps its lease. Returns whether a job has this key.
+     * Makes the job of `key` due at `runAt` whether it is pending, done or dead (a done job runs
+     * once more: a promise renewed, such as the seal of a giveaway whose earlier seal job gave up;
+     * a dead one starts again with no failures counted). A job being run keeps its lease.
+     * Returns whether a job has this key.
      */
     async renew(key: string, runAt: number, trx?: Kysely<Database>): Promise<boolean> {
       const result = await (trx ?? db)
         .updateTable('jobs')
-        .set({ run_at: runAt, done_at: null })
+        .set({ run_at: runAt, done_at: null, failed_at: null, failures: 0 })
         .where('key', '=', key)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import { keyEntryBody, leafDataOf } from '../proof/log-entry.ts';
 import { type SigningKey, sealCertificate } from '../signing/certificate-crypto.ts';
+import { StaleKeyError } from '../signing/signer.ts';
+import { isRetiredKey } from '../signing/signing-key.repository.ts';
 import type { Database } from '../store/schema.ts';
 import type { Appended, TransparencyLog } from './transparency-log.ts';
 
@@ -41,4 +43,19 @@ export function appendKeyEntry(
     leafData: leafDataOf(signed),
     createdAt: retired && key.retired_at !== null ? key.retired_at : key.created_at,
   });
+}
+
+/**
+ * Refuses to log an object signed by a key the log has retired, which every verifier would
+ * reject (CONTRACT §8). Run in the append's transaction after the head is taken: a key's
+ * retirement is logged in the transaction that retires it, so either it is already committed and
+ * seen here, or its entry comes after this one. Only a process that held a key past its lease
+ * can get here with a retired one; its transaction rolls back.
+ */
+export async function checkSignedByLiveKey(trx: Kysely<Database>, signed: object): Promise<void> {
+  const signature = (signed as { signature?: { kid?: unknown } }).signature;
+  if (typeof signature?.kid !== 'string') return;
+  if (await isRetiredKey(trx, signature.kid)) {
+    throw new StaleKeyError(`signing key ${signature.kid} is retired in the log: nothing it signs is logged`);
+  }
 }

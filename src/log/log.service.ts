@@ -13,7 +13,7 @@ import {
 import type { SigningKey } from '../signing/certificate-crypto.ts';
 import type { Database } from '../store/schema.ts';
 import { createCosignatureRepository } from './cosignature.repository.ts';
-import { appendKeyEntry, type KeyRecord } from './key-entries.ts';
+import { appendKeyEntry, checkSignedByLiveKey, type KeyRecord } from './key-entries.ts';
 import { type ConfiguredLogKey, readLogKey, seedOf } from './log-key.ts';
 import { createTransparencyLog } from './transparency-log.ts';
 
@@ -76,7 +76,7 @@ export function createLogService({ db, origin, jobs, configuredKey }: Deps) {
     log,
     origin,
 
-    /** Appends a signed seal or certificate, exactly as published, in the caller's transaction. */
+    /** Appends a signed seal, certificate or result entry, as published, in the caller's transaction. */
     async appendSigned(
       trx: Kysely<Database>,
       kind: Exclude<LogEntryKind, 'key'>,
@@ -85,6 +85,7 @@ export function createLogService({ db, origin, jobs, configuredKey }: Deps) {
       at: number,
     ) {
       const appended = await log.append(trx, { kind, id, leafData: leafDataOf(signed), createdAt: at });
+      await checkSignedByLiveKey(trx, signed);
       await scheduleWitnessing(trx, appended.size, at);
       return appended.index;
     },

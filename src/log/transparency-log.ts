@@ -19,7 +19,7 @@ const KINDS: ReadonlySet<string> = new Set(LOG_ENTRY_KINDS);
 
 export interface NewLogEntry {
   kind: LogEntryKind;
-  /** The seal, certificate or key id the entry is about. */
+  /** The seal, certificate or key id the entry is about, or a result's serial. */
   id: string;
   /** The RFC 8785 bytes of the signed object, exactly as published. */
   leafData: Uint8Array;

@@ -2,6 +2,7 @@ import { OPERATOR_TRUST_LABEL } from '../proof/report.ts';
 import type { CertificateV2, EntrantWinner } from '../proof/v2-types.ts';
 import type { CertificateV1 } from '../proof/verify-v1.ts';
 import { DRAND_QUICKNET } from '../randomness/sources/drand.source.ts';
+import { type AmendedContent, amendedContent } from './certificate-amendments.ts';
 import { describeSource, formatUtc, logEntryText, sourceReferenceUrl } from './certificate-text.ts';
 import type { Column, Row } from './pdf-page.ts';
 
@@ -17,6 +18,8 @@ export interface CertificateContent {
   columns: Column[];
   winners: string[][];
   reserves: string[][];
+  /** v2 after replacements: the winners as amended, first, and the history (CONTRACT §14). */
+  amended?: AmendedContent;
   footer: string;
 }
 
@@ -170,6 +173,7 @@ export function contentV2(cert: CertificateV2, pageUrl: string, specUrl: string)
     ],
     winners: cert.winners.map(entrantCells),
     reserves: cert.reserves.map(entrantCells),
+    amended: amendedContent(cert, entrantCells),
     footer:
       `Check it: scan the QR code or open ${pageUrl} and press “Verify this draw”, or download ` +
       `${verifierUrl(pageUrl)} and run: node tyche-verify.mjs ${pageUrl}`,

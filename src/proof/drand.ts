@@ -27,6 +27,15 @@ export interface DrandBeaconRecord {
   signature: string;
 }
 
+/** The three members of a relay's answer a check reads; their types are checked with the signature. */
+export function beaconRecordOf(json: Record<string, unknown>): DrandBeaconRecord {
+  return {
+    round: json.round as number,
+    randomness: json.randomness as string,
+    signature: json.signature as string,
+  };
+}
+
 const HEX = /^[0-9a-fA-F]*$/;
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

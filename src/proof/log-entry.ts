@@ -1,26 +1,38 @@
 // What a transparency-log entry holds (CONTRACT §8): the exact RFC 8785 bytes of one signed object
-// — a seal, a certificate, or a `tyche-key` entry that announces or retires a signing key. Pure, so
+// — a seal, a certificate, a `tyche-key` entry that announces or retires a signing key, or a
+// `tyche-result` entry that counts a signed random result (proof/result-entry.ts). Pure, so
 // the server, `tyche log verify`, tyche-verify.mjs and the pages read entries with the same code.
 
+import { AMENDMENT_TYPE } from './amendments.ts';
 import { canonicalJsonBytes } from './canonical-json.ts';
 import type { Sha256 } from './digest.ts';
 import { ALGORITHM } from './draw-v1.ts';
 import { bytesEqual, fromBase64url, toBase64url, toHex } from './hex.ts';
 import { isRecord } from './report.ts';
+import { RESULT_ENTRY_TYPE } from './result-entry.ts';
 import { type Ed25519Verify, objectHashProblem, objectSignatureProblem } from './signed-object.ts';
 import { ALGORITHM_V2 } from './v2-types.ts';
 
-export type LogEntryKind = 'seal' | 'certificate' | 'key';
-export const LOG_ENTRY_KINDS: readonly LogEntryKind[] = ['seal', 'certificate', 'key'];
+export type LogEntryKind = 'seal' | 'certificate' | 'key' | 'result' | 'amendment';
+export const LOG_ENTRY_KINDS: readonly LogEntryKind[] = ['seal', 'certificate', 'key', 'result', 'amendment'];
 export const KEY_ENTRY_TYPE = 'tyche-key';
 export const SEAL_TYPE = 'tyche-seal-v2';
 
 /**
  * Members a published seal or certificate document carries beside the signed object: evidence
- * about it (where it sits in the log, who witnessed its seal), added after signing and checked
- * against the log, never part of the signed bytes.
+ * about it (where it sits in the log, who witnessed its seal, the RFC 3161 tokens that date it),
+ * added after signing and checked by its own evidence, never part of the signed bytes. Exactly the
+ * annotation list of CONTRACT §13.
  */
-export const LOG_ANNOTATIONS = ['log_index', 'seal_log_index', 'seal_witness'] as const;
+export const LOG_ANNOTATIONS = [
+  'log_index',
+  'seal_log_index',
+  'seal_witness',
+  'seal_timestamps',
+  'certificate_timestamps',
+  'amendments',
+  'amended_winners',
+] as const;
 
 /** The signed object of a published document, and the log annotations that came with it. */
 export function splitLogAnnotations(doc: unknown): { signed: unknown; annotations: Record<string, unknown> } {
@@ -41,17 +53,21 @@ export function leafDataOf(signed: unknown): Uint8Array {
   return canonicalJsonBytes(signed);
 }
 
-/** The `kind` a signed object is logged as, or null when it is none of the three. */
+/** The `kind` a signed object is logged as, or null when it is none of them. */
 export function kindOf(obj: unknown): LogEntryKind | null {
   if (!isRecord(obj)) return null;
   if (obj.type === SEAL_TYPE) return 'seal';
   if (obj.type === KEY_ENTRY_TYPE) return 'key';
+  if (obj.type === RESULT_ENTRY_TYPE) return 'result';
+  if (obj.type === AMENDMENT_TYPE) return 'amendment';
   if (obj.algorithm === ALGORITHM || obj.algorithm === ALGORITHM_V2) return 'certificate';
   return null;
 }
 
-/** The id an entry of each kind is about: the seal, certificate or key id. */
+/** The id an entry of each kind is about: the seal, certificate or key id, or a result's serial. */
 export function entryIdOf(obj: Record<string, unknown>, kind: LogEntryKind): unknown {
+  if (kind === 'result') return String(obj.serial);
+  if (kind === 'amendment') return obj.amendment_id;
   return kind === 'seal' ? obj.seal_id : kind === 'certificate' ? obj.certificate_id : obj.kid;
 }
 

@@ -1,7 +1,8 @@
 // What a published seal or certificate proves about the transparency log (CONTRACT §8), decided
 // from evidence already fetched: the log's checkpoint under the key the reader pinned, that it
 // extends the newest one seen before, each object's inclusion, the object's signing key as the
-// log's own key entries announced it, and the seal's witnesses under keys the reader chose.
+// log's own key entries announced it, and the seal's witnesses under keys the reader chose: the
+// checkpoint they cosigned must be one the fresh checkpoint extends.
 // Pure, so `tyche verify`, tyche-verify.mjs and the pages decide the same way.
 
 import { type Checkpoint, openCheckpoint } from './checkpoint.ts';
@@ -12,14 +13,14 @@ import { leafDataOf, openKeyEntry, readLogEntry } from './log-entry.ts';
 import { leafHash, verifyInclusion } from './merkle.ts';
 import { verifyConsistency } from './merkle-proofs.ts';
 import { parseVerifierKey } from './note.ts';
-import { type Check, isRecord, makeCheck, warnCheck } from './report.ts';
+import { type OutsideAttestation, outsideBefore, sealRoundAt } from './outside-evidence.ts';
+import { type Check, isRecord, makeCheck } from './report.ts';
 import { type Ed25519Verify, objectSignatureProblem } from './signed-object.ts';
 
 export const SEAL_WITNESSED = (n: number) =>
   `seal witnessed before the round by ${n} witness${n === 1 ? '' : 'es'}`;
-export const SEAL_OPERATOR_ONLY = 'seal time attested by the operator only';
 
-export type LoggedWhat = 'seal' | 'certificate';
+export type LoggedWhat = 'seal' | 'certificate' | 'result' | 'amendment';
 
 /** A signed object, the log index published beside it and its inclusion proof at the checkpoint's size. */
 export interface LoggedObject {
@@ -27,6 +28,10 @@ export interface LoggedObject {
   object: Record<string, unknown>;
   index: unknown;
   proof?: readonly string[];
+  /** How its checks name it when there are several of one kind: "amendment 2". */
+  name?: string;
+  /** Why no index is known for it, when the verifier looked for it in the log and found none. */
+  missing?: string;
 }
 
 /** One log entry about a signing key, as the log served it, with its inclusion proof. */
@@ -48,14 +53,24 @@ export interface LogEvidence {
   objects: LoggedObject[];
   /** Entries about each signing key (by kid), from the keys document's log_indices. */
   keyEntries: Record<string, readonly KeyEntryEvidence[]>;
-  /** The seal's witness evidence (seal_witness), judged under `trusted` witness keys only. */
-  witness?: { seal: Record<string, unknown>; sealWitness: unknown; trusted: readonly string[] };
+  /**
+   * The seal's witness evidence (seal_witness), judged under `trusted` witness keys only, with the
+   * consistency proof from the witnessed checkpoint's size to the fresh one.
+   */
+  witness?: {
+    seal: Record<string, unknown>;
+    sealWitness: unknown;
+    trusted: readonly string[];
+    consistency?: readonly string[];
+  };
   sha256: Sha256;
   verify?: Ed25519Verify;
 }
 
 export interface LogVerdict {
   checks: Check[];
+  /** The witnesses' attestations of the seal's time that verified, for the verdict on it. */
+  outside: OutsideAttestation[];
   /** The fresh checkpoint, when it may replace the newest one seen: signed, and consistent with it. */
   advance?: string;
 }
@@ -119,55 +134,129 @@ function keyProblem(
   return objectSignatureProblem(obj, doc, e.verify);
 }
 
-function witnessCheck(e: LogEvidence, fresh: Checkpoint, sealIndex: unknown): Check {
-  const id = 'seal-witness';
-  const label = 'Seal witnesses';
-  const w = e.witness;
-  // A mistyped key is said at once, not only on the day a seal is witnessed.
-  for (const key of w?.trusted ?? []) {
+const WITNESSED = { id: 'witnessed-checkpoint', label: 'Witnessed checkpoint' } as const;
+const WITNESSES = { id: 'seal-witness', label: 'Seal witnesses' } as const;
+
+interface WitnessVerdict {
+  checks: Check[];
+  outside: OutsideAttestation[];
+  /** False when the witnessed checkpoint and the fresh one cannot both be the log's history. */
+  consistent: boolean;
+}
+
+/** A mistyped witness key is said at once, not only on the day a seal is witnessed. */
+function witnessKeyProblem(trusted: readonly string[]): string | null {
+  for (const key of trusted) {
     let problem: string | null = null;
     try {
       if (parseVerifierKey(key).type !== COSIGNATURE_ED25519) problem = 'it is not a witness (cosigner) key';
     } catch (error) {
       problem = (error as Error).message;
     }
-    if (problem) return makeCheck(id, label, `the witness key ${JSON.stringify(key)}: ${problem}`, '');
+    if (problem) return `the witness key ${JSON.stringify(key)}: ${problem}`;
   }
-  if (!w || !isRecord(w.sealWitness)) return warnCheck(id, label, SEAL_OPERATOR_ONLY);
+  return null;
+}
+
+/**
+ * Why the witnessed checkpoint is not evidence about this seal in this log, or null: it must be
+ * signed by the log key, extend into the fresh checkpoint (RFC 9162 §2.1.4: a log rewritten after
+ * its witnesses saw it fails here), and hold the seal at its published index.
+ */
+function witnessedProblem(
+  w: NonNullable<LogEvidence['witness']> & { sealWitness: Record<string, unknown> },
+  sha256: Sha256,
+  fresh: Checkpoint,
+  sealIndex: unknown,
+  witnessed: Checkpoint,
+): { problem: string | null; consistent: boolean } {
   const sw = w.sealWitness;
-  const opened = openCheckpoint(String(sw.checkpoint), e.logKey);
-  if (!opened.ok) return makeCheck(id, label, `the witnessed checkpoint: ${opened.problem}`, '');
-  if (opened.checkpoint.size > fresh.size) {
-    return makeCheck(id, label, 'the witnessed checkpoint is larger than the log it belongs to', '');
+  if (witnessed.size > fresh.size) {
+    return {
+      consistent: false,
+      problem: `the witnessed checkpoint has ${witnessed.size} entries, the log only ${fresh.size}: the log was rolled back after its witnesses saw it`,
+    };
+  }
+  const proof = hashes(w.consistency ?? []);
+  if (!proof || !verifyConsistency(witnessed.size, fresh.size, witnessed.root, fresh.root, proof, sha256)) {
+    return {
+      consistent: false,
+      problem: `the log at size ${fresh.size} is not an extension of the checkpoint its witnesses cosigned at size ${witnessed.size}: it was rewritten after they saw it`,
+    };
   }
   if (sw.index !== sealIndex) {
-    return makeCheck(
-      id,
-      label,
-      `the witnessed seal is entry ${String(sw.index)}, not ${String(sealIndex)}`,
-      '',
-    );
+    return {
+      consistent: true,
+      problem: `the witnessed seal is entry ${String(sw.index)}, not ${String(sealIndex)}`,
+    };
   }
-  const outside = inclusionProblem(leafDataOf(w.seal), sw.index, sw.proof, opened.checkpoint, e.sha256);
-  if (outside)
-    return makeCheck(id, label, `the witnessed checkpoint does not include this seal: ${outside}`, '');
-  const roundAt = isRecord(w.seal.beacon) ? Date.parse(String(w.seal.beacon.round_at)) : Number.NaN;
-  let trusted: { timestamp: number }[] = [];
+  const outside = inclusionProblem(leafDataOf(w.seal), sw.index, sw.proof, witnessed, sha256);
+  return {
+    consistent: true,
+    problem: outside && `the witnessed checkpoint does not include this seal: ${outside}`,
+  };
+}
+
+/**
+ * The seal's witness evidence: the witnessed checkpoint as evidence about this log and seal, then
+ * its cosignatures under the keys the reader gave. The verdict on the seal's time is not said
+ * here: outside-evidence.ts weighs these attestations with those of any other source.
+ */
+function witnessChecks(e: LogEvidence, fresh: Checkpoint, sealIndex: unknown): WitnessVerdict {
+  const none: WitnessVerdict = { checks: [], outside: [], consistent: true };
+  const w = e.witness;
+  const badKey = witnessKeyProblem(w?.trusted ?? []);
+  if (badKey) return { ...none, checks: [makeCheck(WITNESSES.id, WITNESSES.label, badKey, '')] };
+  if (!w || w.sealWitness === undefined || w.sealWitness === null) return none;
+  const fail = (problem: string, consistent = true): WitnessVerdict => ({
+    ...none,
+    consistent,
+    checks: [makeCheck(WITNESSED.id, WITNESSED.label, problem, '')],
+  });
+  const sealWitness = w.sealWitness;
+  if (!isRecord(sealWitness)) return fail('seal_witness is not an object');
+  const opened = openCheckpoint(String(sealWitness.checkpoint), e.logKey);
+  if (!opened.ok) return fail(`the witnessed checkpoint: ${opened.problem}`);
+  const witnessed = opened.checkpoint;
+  const { problem, consistent } = witnessedProblem(
+    { ...w, sealWitness },
+    e.sha256,
+    fresh,
+    sealIndex,
+    witnessed,
+  );
+  if (problem) return fail(problem, consistent);
+
+  let cosigners: { name: string; timestamp: number }[];
   try {
-    trusted = w.trusted.length ? verifyCosignatures(opened.note, w.trusted).cosigners : [];
+    cosigners = w.trusted.length ? verifyCosignatures(opened.note, w.trusted).cosigners : [];
   } catch (error) {
-    return makeCheck(id, label, `a witness key: ${(error as Error).message}`, '');
+    return fail(`a witness key: ${(error as Error).message}`);
   }
-  const before = trusted.filter((c) => c.timestamp * 1000 < roundAt).length;
-  return before
-    ? makeCheck(id, label, null, SEAL_WITNESSED(before))
-    : warnCheck(id, label, SEAL_OPERATOR_ONLY);
+  const outside = cosigners.map((c) => ({ kind: 'witness' as const, by: c.name, at: c.timestamp * 1000 }));
+  const before = outsideBefore(outside, sealRoundAt(w.seal)).length;
+  const lines = opened.note.signatures.filter((sig) => sig.name !== witnessed.origin).length;
+  const by = cosigners.length
+    ? `cosigned by ${cosigners.length} witness${cosigners.length === 1 ? '' : 'es'} you trust, ${before} of them before the round`
+    : `it carries ${lines} cosignature${lines === 1 ? '' : 's'}, none by a witness key you gave`;
+  const checks = [
+    makeCheck(
+      WITNESSED.id,
+      WITNESSED.label,
+      null,
+      `the seal is entry ${String(sealIndex)} of the checkpoint at size ${witnessed.size}, which the log at size ${fresh.size} extends; ${by}`,
+    ),
+  ];
+  if (before > 0) checks.push(makeCheck(WITNESSES.id, WITNESSES.label, null, SEAL_WITNESSED(before)));
+  return { checks, outside, consistent: true };
 }
 
 /** Every log check, in order. A check that cannot start (no checkpoint) ends the list. */
 export function checkLogEvidence(e: LogEvidence): LogVerdict {
   const fresh = openCheckpoint(e.checkpoint, e.logKey);
-  if (!fresh.ok) return { checks: [makeCheck('log-checkpoint', 'Log checkpoint', fresh.problem, '')] };
+  if (!fresh.ok) {
+    return { checks: [makeCheck('log-checkpoint', 'Log checkpoint', fresh.problem, '')], outside: [] };
+  }
   const at = fresh.checkpoint;
   const checks: Check[] = [
     makeCheck(
@@ -206,14 +295,18 @@ export function checkLogEvidence(e: LogEvidence): LogVerdict {
 
   // openCheckpoint has parsed this key already, so it is well formed here.
   const logPublicKey = parseVerifierKey(e.logKey).publicKey;
-  for (const { what, object, index, proof } of e.objects) {
-    const outside = inclusionProblem(leafDataOf(object), index, proof, at, e.sha256);
+  for (const { what, object, index, proof, name = what, missing } of e.objects) {
+    const outside =
+      index === undefined && missing
+        ? missing
+        : inclusionProblem(leafDataOf(object), index, proof, at, e.sha256);
+    const tag = name.replaceAll(' ', '-');
     checks.push(
       makeCheck(
-        `log-inclusion-${what}`,
-        `Log inclusion (${what})`,
-        outside && `the ${what}: ${outside}`,
-        `the ${what} is entry ${String(index)} of the log of size ${at.size}`,
+        `log-inclusion-${tag}`,
+        `Log inclusion (${name})`,
+        outside && `the ${name}: ${outside}`,
+        `the ${name} is entry ${String(index)} of the log of size ${at.size}`,
       ),
     );
     if (outside) continue;
@@ -228,14 +321,17 @@ export function checkLogEvidence(e: LogEvidence): LogVerdict {
     );
     checks.push(
       makeCheck(
-        `log-key-${what}`,
-        `Signing key in the log (${what})`,
+        `log-key-${tag}`,
+        `Signing key in the log (${name})`,
         problem,
         `its key was announced in the log before entry ${String(index)} and not retired`,
       ),
     );
   }
   const seal = e.objects.find((o) => o.what === 'seal');
-  if (e.witness) checks.push(witnessCheck(e, at, seal?.index));
-  return { checks, advance: consistent ? e.checkpoint : undefined };
+  const witness = witnessChecks(e, at, seal?.index);
+  checks.push(...witness.checks);
+  // Two checkpoints the log signed that cannot both be its history: the fresh one is not kept.
+  const keep = consistent && witness.consistent;
+  return { checks, outside: witness.outside, advance: keep ? e.checkpoint : undefined };
 }

@@ -13,6 +13,7 @@ import {
   type LoggedObject,
 } from './log-evidence.ts';
 import { parseVerifierKey } from './note.ts';
+import type { OutsideAttestation } from './outside-evidence.ts';
 import { type Check, isRecord, makeCheck } from './report.ts';
 
 /** What a verifier keeps per log: the key it pinned and the newest checkpoint it has seen. */
@@ -43,6 +44,8 @@ export interface LogCheckRequest {
   /** The certificate, and its seal or (before the draw) the seal alone. */
   certificate?: Record<string, unknown>;
   seal?: Record<string, unknown>;
+  /** Or a signed result's log entry, found at the result's `log_index` (proof/result-entry.ts). */
+  result?: Record<string, unknown>;
   /** A log key the reader gave, and how they gave it ("--log-key"). */
   logKey?: string;
   givenAs?: string;
@@ -50,7 +53,10 @@ export interface LogCheckRequest {
   sha256: Sha256;
 }
 
-const keyCheck = (problem: string) => [makeCheck('log-key', 'Log key', problem, '')];
+const keyCheck = (problem: string): LogCheckResult => ({
+  checks: [makeCheck('log-key', 'Log key', problem, '')],
+  outside: [],
+});
 
 const proofOf = (json: unknown): readonly string[] =>
   isRecord(json) && Array.isArray(json.proof) ? json.proof.map(String) : [];
@@ -90,8 +96,75 @@ async function keyEntries(
   return out;
 }
 
+const ENTRIES_PAGE = 1000;
+
+/**
+ * The certificate's amendments (CONTRACT §14) as logged objects. The document names no log index
+ * for them, so each is found by its kind and id among the entries after the certificate's (they
+ * are appended in sequence after the draw), a page at a time, stopping once every one is found.
+ */
+async function amendmentObjects(r: LogCheckRequest, size: number): Promise<LoggedObject[]> {
+  const amendments = Array.isArray(r.annotations.amendments) ? r.annotations.amendments : [];
+  const objects = amendments.map(
+    (a, i): LoggedObject => ({
+      what: 'amendment',
+      name: `amendment ${i + 1}`,
+      object: isRecord(a) ? a : {},
+      index: undefined,
+      missing: 'no entry of kind amendment with its amendment_id follows the certificate in the log',
+    }),
+  );
+  const wanted = new Map(objects.map((o) => [String(o.object.amendment_id), o]));
+  const after = r.annotations.log_index;
+  let start = Number.isSafeInteger(after) && (after as number) >= 0 ? (after as number) + 1 : 0;
+  for (let left = wanted.size; left > 0 && start < size; start += ENTRIES_PAGE) {
+    const end = Math.min(size, start + ENTRIES_PAGE);
+    const page = await r.source.json(`/log/entries?start=${start}&end=${end}`, 'log entries');
+    const entries = isRecord(page) && Array.isArray(page.entries) ? page.entries : [];
+    for (const entry of entries) {
+      const found = isRecord(entry) && entry.kind === 'amendment' ? wanted.get(String(entry.id)) : undefined;
+      if (!found || found.index !== undefined) continue;
+      found.index = entry.index;
+      left--;
+    }
+  }
+  for (const o of objects.filter((o) => Number.isSafeInteger(o.index))) {
+    o.proof = proofOf(
+      await r.source.json(`/log/proof/inclusion?index=${o.index}&size=${size}`, 'inclusion proof'),
+    );
+  }
+  return objects;
+}
+
+/**
+ * The consistency proof from the checkpoint the seal's witnesses cosigned to the fresh one, so
+ * that their cosignatures speak of the log this reader sees; none when there is nothing to prove.
+ */
+async function witnessedConsistency(
+  r: LogCheckRequest,
+  logKey: string,
+  sealWitness: unknown,
+  size: number,
+): Promise<readonly string[]> {
+  if (!isRecord(sealWitness)) return [];
+  const witnessed = openCheckpoint(String(sealWitness.checkpoint), logKey);
+  const first = witnessed.ok ? witnessed.checkpoint.size : 0;
+  if (first <= 0 || first >= size) return [];
+  const json = await r.source.json(
+    `/log/proof/consistency?first=${first}&second=${size}`,
+    'consistency proof',
+  );
+  return proofOf(json);
+}
+
+/** What the log says: its checks, and the witnesses' attestations of the seal's time that verified. */
+export interface LogCheckResult {
+  checks: Check[];
+  outside: OutsideAttestation[];
+}
+
 /** The log checks of one certificate (and its seal); the pin is kept up to date as CONTRACT §8 says. */
-export async function checkAgainstLog(r: LogCheckRequest): Promise<Check[]> {
+export async function checkAgainstLog(r: LogCheckRequest): Promise<LogCheckResult> {
   const published = isRecord(r.keysDocument) && isRecord(r.keysDocument.log) ? r.keysDocument.log : {};
   const publishedKey = typeof published.key === 'string' ? published.key : undefined;
   let origin = typeof published.origin === 'string' ? published.origin : '';
@@ -146,6 +219,7 @@ export async function checkAgainstLog(r: LogCheckRequest): Promise<Check[]> {
     const listed: [LoggedObject['what'], Record<string, unknown> | undefined, unknown][] = [
       ['seal', r.seal, r.annotations.seal_log_index],
       ['certificate', r.certificate, r.annotations.log_index],
+      ['result', r.result, r.annotations.log_index],
     ];
     for (const [what, object, index] of listed) {
       if (!object) continue;
@@ -156,9 +230,12 @@ export async function checkAgainstLog(r: LogCheckRequest): Promise<Check[]> {
       }
       evidence.objects.push(logged);
     }
+    if (r.certificate) evidence.objects.push(...(await amendmentObjects(r, size)));
     evidence.keyEntries = await keyEntries(r, evidence.objects, size);
     if (r.seal) {
-      evidence.witness = { seal: r.seal, sealWitness: r.annotations.seal_witness, trusted: r.witnessKeys };
+      const sealWitness = r.annotations.seal_witness;
+      evidence.witness = { seal: r.seal, sealWitness, trusted: r.witnessKeys };
+      evidence.witness.consistency = await witnessedConsistency(r, logKey, sealWitness, size);
     }
   }
   const verdict = checkLogEvidence(evidence);
@@ -166,5 +243,5 @@ export async function checkAgainstLog(r: LogCheckRequest): Promise<Check[]> {
   const pinnable = pin ? verdict.advance !== undefined : verdict.checks.every((c) => c.ok);
   if (pinnable && fresh.ok)
     r.pins.write({ origin: fresh.checkpoint.origin, log_key: logKey, checkpoint: note });
-  return verdict.checks;
+  return { checks: verdict.checks, outside: verdict.outside };
 }

@@ -73,7 +73,10 @@ export function ticketChecks(
   ];
 }
 
-/** The receipt to keep (CONTRACT §7.8); the sealed part once there is one. */
+/**
+ * The receipt to keep (CONTRACT §7.8); the sealed part once there is one, with the seal's
+ * outside timestamps beside it (§13), as the receipt endpoint gives them.
+ */
 export function receiptDocument(input: {
   publicId: string;
   receiptUrl: string;
@@ -82,9 +85,10 @@ export function receiptDocument(input: {
   ticket: Ticket;
   proof?: InclusionProof;
   seal?: Seal;
-}): Receipt {
+  sealTimestamps?: readonly unknown[];
+}): Receipt & { seal_timestamps?: unknown[] } {
   const { code, proof, seal } = input;
-  const receipt: Receipt = {
+  const receipt: Receipt & { seal_timestamps?: unknown[] } = {
     giveaway: input.publicId,
     telegram_id: code.telegramId,
     salt: code.salt,
@@ -101,6 +105,7 @@ export function receiptDocument(input: {
       seal_id: seal.seal_id,
       seal_hash: seal.hash,
     });
+    if (input.sealTimestamps) receipt.seal_timestamps = [...input.sealTimestamps];
   }
   return receipt;
 }
@@ -116,4 +121,13 @@ export function outcomeSentence(outcome: Outcome, winnersDrawn: number): { text:
     };
   }
   return { text: `You won: winner #${outcome.position}.`, won: true };
+}
+
+/**
+ * What the receipt page and `tyche verify --receipt` say when the committed round is public but the
+ * server has not published the certificate: the outcome shown was drawn by the entrant's own
+ * verifier, and the server is late (or withholding the result).
+ */
+export function lateCertificateNotice(round: number, publicSince: string): string {
+  return `round ${round} is public since ${publicSince}; the certificate is not published yet — the outcome above is computed from the seal and the round`;
 }

@@ -1,17 +1,32 @@
 // CONTRACT §12: a signed random result. The signed bytes are the RFC 8785 canonical JSON of the
-// response's members other than `signed`, with `serial` and `issued_at` added beside them;
-// `signed.hash` is their SHA-256 hex and `signed.signature` an Ed25519 signature of the same bytes
-// under a key of /.well-known/tyche-keys.json. The server that signs and every verifier build the
-// bytes here, so they cannot disagree. Pure: tyche-verify.mjs bundles it.
+// response's members other than `signed`, with `serial` and `issued_at` added beside them — and,
+// on a result counted per account, `account_serial` and `account` too; `signed.hash` is their
+// SHA-256 hex and `signed.signature` an Ed25519 signature of the same bytes under a key of
+// /.well-known/tyche-keys.json. The server that signs and every verifier build the bytes here, so
+// they cannot disagree. Pure: tyche-verify.mjs bundles it.
 
 import { canonicalJsonBytes } from './canonical-json.ts';
 import type { Sha256 } from './digest.ts';
 import { toHex } from './hex.ts';
-import { type Check, guarded, HEX32, isRecord, makeCheck, type Report, report } from './report.ts';
+import {
+  type Check,
+  guarded,
+  HEX32,
+  isCount,
+  isRecord,
+  makeCheck,
+  type Report,
+  report,
+  warnCheck,
+} from './report.ts';
 import { objectSignatureProblem } from './signed-object.ts';
 
 /** What a signed result's report is labelled with. */
 export const SIGNED_RESULT = 'signed-result';
+
+/** The warning on a result signed before results were counted per account and logged. */
+const UNCOUNTED =
+  'signed before results were counted per account: it carries no account_serial and is not in the log, so nobody can tell how many results its account asked for';
 
 export interface ResultSignature {
   alg: 'Ed25519';
@@ -20,29 +35,52 @@ export interface ResultSignature {
   value: string;
 }
 
-/** The block `?signed=true` adds to a random endpoint's response. */
-export interface SignedBlock {
+/**
+ * The members of `signed` that the signed bytes take in. A result signed before results were
+ * counted per account has neither `account_serial` nor `account`; every later one has both.
+ */
+export interface SignedFields {
   serial: number;
   issued_at: string;
+  /** 1, 2, 3 … per account, without gaps: the number of signed results the account has asked for. */
+  account_serial?: number;
+  /** The account's stable public pseudonym, the `owner` its seals name. */
+  account?: string;
+}
+
+/** The block `?signed=true` adds to a random endpoint's response. */
+export interface SignedBlock extends SignedFields {
   hash: string;
   signature: ResultSignature;
+  /** Where the result's entry sits in the transparency log; beside the signed bytes, not in them. */
+  log_index?: number;
 }
 
 const ISSUED_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** `o_` and 16 base62 characters, as every account pseudonym is written (accounts/account-pseudonym.ts). */
+export const ACCOUNT_PSEUDONYM = /^o_[0-9A-Za-z]{16}$/;
 
-/** The object whose canonical JSON is hashed and signed: the response without `signed`, plus serial and time. */
+/** A result counted per account: one the log holds, so its account's other results can be listed. */
+export const isCounted = (fields: { account_serial?: unknown }) => fields.account_serial !== undefined;
+
+/**
+ * The object whose canonical JSON is hashed and signed: the response without `signed`, plus the
+ * serial and time and, when counted, the account's serial and pseudonym.
+ */
 export function signedResultBody(
   response: Record<string, unknown>,
-  serial: number,
-  issuedAt: string,
+  fields: SignedFields,
 ): Record<string, unknown> {
   const { signed: _signed, ...rest } = response;
-  return { ...rest, serial, issued_at: issuedAt };
+  const body: Record<string, unknown> = { ...rest, serial: fields.serial, issued_at: fields.issued_at };
+  if (isCounted(fields))
+    Object.assign(body, { account_serial: fields.account_serial, account: fields.account });
+  return body;
 }
 
 /** The exact bytes that are hashed and signed. */
-export function signedResultBytes(response: Record<string, unknown>, serial: number, issuedAt: string) {
-  return canonicalJsonBytes(signedResultBody(response, serial, issuedAt));
+export function signedResultBytes(response: Record<string, unknown>, fields: SignedFields) {
+  return canonicalJsonBytes(signedResultBody(response, fields));
 }
 
 /**
@@ -62,7 +100,24 @@ function blockProblem(signed: unknown): string | null {
   if (typeof signed.issued_at !== 'string' || !ISSUED_AT.test(signed.issued_at))
     return 'signed.issued_at is not an RFC 3339 UTC time with milliseconds';
   if (typeof signed.hash !== 'string' || !HEX32.test(signed.hash)) return 'signed.hash is not 64 hex digits';
+  const counted = signed.account_serial !== undefined;
+  if (counted !== (signed.account !== undefined))
+    return 'signed.account_serial and signed.account come together, or not at all';
+  if (counted && !isCount(signed.account_serial)) return 'signed.account_serial is not a positive integer';
+  if (counted && (typeof signed.account !== 'string' || !ACCOUNT_PSEUDONYM.test(signed.account)))
+    return 'signed.account is not an account pseudonym (o_ and 16 letters or digits)';
+  if (
+    signed.log_index !== undefined &&
+    !(Number.isSafeInteger(signed.log_index) && (signed.log_index as number) >= 0)
+  )
+    return 'signed.log_index is not a log index';
   return null;
+}
+
+/** How the block names the result: its serial, and its place among its account's results. */
+function describeBlock(block: SignedFields): string {
+  const account = isCounted(block) ? `, result ${block.account_serial} of account ${block.account}` : '';
+  return `serial ${block.serial}${account}, issued at ${block.issued_at}`;
 }
 
 /**
@@ -92,16 +147,11 @@ export function verifySignedResult(document: unknown, keys: unknown, sha256: Sha
   const shape = result ? blockProblem(signed) : 'not a JSON object';
   const block = signed as SignedBlock;
   const checks: Check[] = [
-    makeCheck(
-      'result-signed',
-      'Signed block',
-      shape,
-      shape ? '' : `serial ${block.serial}, issued at ${block.issued_at}`,
-    ),
+    makeCheck('result-signed', 'Signed block', shape, shape ? '' : describeBlock(block)),
   ];
   if (shape || !result) return report(SIGNED_RESULT, 'operator', checks);
 
-  const body = signedResultBody(result, block.serial, block.issued_at);
+  const body = signedResultBody(result, block);
   checks.push(
     guarded('result-hash', 'Result hash', () => {
       const digest = toHex(sha256(canonicalJsonBytes(body)));
@@ -109,7 +159,7 @@ export function verifySignedResult(document: unknown, keys: unknown, sha256: Sha
         'result-hash',
         'Result hash',
         digest === block.hash ? null : `SHA-256 of the canonical JSON is ${digest}, not ${block.hash}`,
-        `${block.hash} is the SHA-256 of the result's canonical JSON with its serial and time`,
+        `${block.hash} is the SHA-256 of the result's canonical JSON with its ${isCounted(block) ? 'serials, account' : 'serial'} and time`,
       );
     }),
   );
@@ -128,5 +178,6 @@ export function verifySignedResult(document: unknown, keys: unknown, sha256: Sha
       `key ${String(kid)} was in use at ${block.issued_at}`,
     ),
   );
+  if (!isCounted(block)) checks.push(warnCheck('result-counted', 'Counted per account', UNCOUNTED));
   return report(SIGNED_RESULT, 'operator', checks);
 }

@@ -9,7 +9,10 @@ import { ALGORITHM, type TelegramId } from './draw-v1.ts';
 import { splitLogAnnotations } from './log-entry.ts';
 import { type Check, isRecord, OPERATOR_TRUST_LABEL, type Report, report } from './report.ts';
 import { objectHashProblem, objectSignatureProblem } from './signed-object.ts';
+import type { AnchorInput } from './timestamp/anchors.ts';
+import { documentTimestamps, type Stamped, withTimestamps } from './timestamp/timestamp-evidence.ts';
 import { ALGORITHM_V2, type DrandChainInfo, SEAL_TYPE, type Seal } from './v2-types.ts';
+import { amendmentChecks } from './verify-amendments.ts';
 import { type Outcome, type ReceiptInput, verifyReceiptV2 } from './verify-receipt.ts';
 import { checkOf, sealBeaconChecks, sealFormatProblem, sealOwnChecks } from './verify-seal.ts';
 import { type CertificateV1, contentChecksV1, formatCheckV1, V1_LABELS } from './verify-v1.ts';
@@ -30,6 +33,8 @@ export interface VerifyCertificateInput {
   entrants?: readonly { telegram_id: number; salt: string }[];
   /** v2: the committed round as fetched from a drand relay, for a second opinion. */
   beaconRecord?: DrandBeaconRecord;
+  /** RFC 3161 trust anchors the reader adds to the shipped roots (--tsa-trust). */
+  tsaTrust?: readonly AnchorInput[];
 }
 
 function failure(algorithm: string, id: string, label: string, error: unknown): Report {
@@ -73,13 +78,27 @@ function verifyCertificateV1(input: VerifyCertificateInput): Report {
 }
 
 /** A v1 or v2 certificate, chosen by its `algorithm`. */
-export async function verifyCertificate(given: VerifyCertificateInput): Promise<Report> {
+export async function verifyCertificate(given: VerifyCertificateInput): Promise<Stamped<Report>> {
   // The published document carries its log evidence beside the signed members (CONTRACT §8).
-  const input = { ...given, certificate: splitLogAnnotations(given.certificate).signed };
+  const { signed, annotations } = splitLogAnnotations(given.certificate);
+  const input = { ...given, certificate: signed };
   const algorithm = isRecord(input.certificate) ? input.certificate.algorithm : undefined;
+  // Amendments (CONTRACT §14) are checked by their own evidence, after the draw they amend.
+  const amended = (base: Report) => {
+    const more = amendmentChecks({
+      certificate: signed,
+      annotations,
+      keys: given.keys,
+      sha256: given.sha256,
+    });
+    return more.length === 0 ? base : report(base.algorithm, base.trust, [...base.checks, ...more]);
+  };
   try {
-    if (algorithm === ALGORITHM_V2) return verifyCertificateV2(input);
-    if (algorithm === ALGORITHM) return verifyCertificateV1(input);
+    // The seal's and certificate's RFC 3161 tokens (CONTRACT §13), checked by their own evidence too.
+    const stamped = (base: Report) =>
+      withTimestamps(base, { ...documentTimestamps(signed, annotations), tsaTrust: given.tsaTrust });
+    if (algorithm === ALGORITHM_V2) return await stamped(amended(verifyCertificateV2(input)));
+    if (algorithm === ALGORITHM) return await stamped(amended(verifyCertificateV1(input)));
   } catch (error) {
     return failure(String(algorithm), 'format', 'Format', error);
   }
@@ -118,9 +137,22 @@ export async function verifyReceipt(input: {
   sha256: Sha256;
   certificate?: unknown;
   chains?: DrandChainInfo[];
-}): Promise<Report & { outcome?: Outcome }> {
+  /** The committed round from a drand relay: the outcome without a certificate. */
+  round?: DrandBeaconRecord;
+  /** The seal's RFC 3161 tokens as published beside it (`seal_timestamps`), and the reader's anchors. */
+  sealTimestamps?: unknown;
+  tsaTrust?: readonly AnchorInput[];
+}): Promise<Stamped<Report & { outcome?: Outcome }>> {
   try {
-    return verifyReceiptV2(input);
+    const { signed, annotations } = splitLogAnnotations(input.certificate);
+    const drawn = input.certificate === undefined ? {} : documentTimestamps(signed, annotations);
+    return await withTimestamps(verifyReceiptV2(input), {
+      certificate: drawn.certificate,
+      certificateTimestamps: drawn.certificateTimestamps,
+      seal: input.seal,
+      sealTimestamps: input.sealTimestamps,
+      tsaTrust: input.tsaTrust,
+    });
   } catch (error) {
     return failure(ALGORITHM_V2, 'format', 'Format', error);
   }

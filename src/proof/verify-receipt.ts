@@ -1,13 +1,15 @@
-// An entrant's own check (CONTRACT §7.8): its receipt against the signed seal, and, once drawn,
-// whether it won — computed from the seal and the drand round alone, so a withheld or altered
-// result cannot hide from the entrant.
+// An entrant's own check (CONTRACT §7.8): its receipt against the signed seal, and, once the
+// committed round is public, whether it won — computed from the seal and the drand round alone
+// (receipt-outcome.ts), with or without the certificate, so a withheld or altered result cannot
+// hide from the entrant.
 
 import type { Sha256 } from './digest.ts';
-import { drawSeedV2, pickV2 } from './draw-v2.ts';
+import type { DrandBeaconRecord } from './drand.ts';
 import { entrantLeafHash, SALT_BYTES } from './entrant-leaf.ts';
 import { fromHex, toHex } from './hex.ts';
 import { splitLogAnnotations } from './log-entry.ts';
 import { verifyInclusion } from './merkle.ts';
+import { certificateOutcome, type Outcome, roundOutcome } from './receipt-outcome.ts';
 import { type Check, guarded, HEX32, isCount, isRecord, type Report, report } from './report.ts';
 import {
   ALGORITHM_V2,
@@ -19,6 +21,8 @@ import {
 import { checkOf, sealBeaconChecks, sealFormatProblem, sealOwnChecks, V2_LABELS } from './verify-seal.ts';
 import { verifyCertificateV2 } from './verify-v2.ts';
 
+export type { Outcome } from './receipt-outcome.ts';
+
 /** An entrant's code and place in the sealed list, as a receipt carries them. */
 export interface ReceiptInput extends InclusionProof {
   telegram_id: number;
@@ -29,13 +33,6 @@ export interface ReceiptInput extends InclusionProof {
   seal_hash?: string;
 }
 
-export interface Outcome {
-  won: boolean;
-  /** 1-based, among winners then reserves, as the certificate numbers them. */
-  position?: number;
-  reserve?: boolean;
-}
-
 export interface VerifyReceiptInput {
   receipt: ReceiptInput;
   seal: unknown;
@@ -43,6 +40,11 @@ export interface VerifyReceiptInput {
   sha256: Sha256;
   certificate?: unknown;
   chains?: readonly DrandChainInfo[];
+  /**
+   * The committed round as read from a drand relay: with no certificate published, the outcome is
+   * drawn from it and the seal alone (the server may be late, or withholding the result).
+   */
+  round?: DrandBeaconRecord;
 }
 
 function receiptProblem(r: unknown): string | null {
@@ -110,46 +112,10 @@ function receiptChecks(r: ReceiptInput, seal: Seal, sha256: Sha256): Check[] {
   ];
 }
 
-function outcomeOf(
-  r: ReceiptInput,
-  seal: Seal,
-  cert: CertificateV2,
-  sha256: Sha256,
-): { check: Check; outcome: Outcome } {
-  const seed = drawSeedV2(seal.hash, fromHex(cert.beacon.randomness), sha256);
-  const { winners, reserves } = pickV2(
-    seed,
-    seal.entrants.count,
-    seal.giveaway.winners_count,
-    seal.giveaway.reserve_count,
-    sha256,
-  );
-  const w = winners.indexOf(r.index);
-  const v = reserves.indexOf(r.index);
-  const position = w >= 0 ? w + 1 : v >= 0 ? winners.length + v + 1 : undefined;
-  const outcome: Outcome =
-    position === undefined ? { won: false } : { won: w >= 0, position, reserve: v >= 0 };
-  if (position === undefined) {
-    return {
-      outcome,
-      check: checkOf(
-        'outcome',
-        null,
-        `not drawn: index ${r.index} is not among the ${winners.length + reserves.length} drawn`,
-      ),
-    };
-  }
-  const listed = [...cert.winners, ...cert.reserves][position - 1];
-  const leaf = toHex(entrantLeafHash(fromHex(r.salt), r.telegram_id, sha256));
-  const what = w >= 0 ? `winner ${position}` : `reserve (position ${position})`;
-  const problem =
-    listed?.leaf_hash === leaf
-      ? null
-      : `the draw makes this entrant ${what}, but the certificate lists someone else there`;
-  return { outcome, check: checkOf('outcome', problem, `drawn as ${what}, and listed so`) };
-}
-
-/** The receipt against the seal, and with the certificate the entrant's own outcome. Never throws on bad data. */
+/**
+ * The receipt against the seal, and the entrant's own outcome: with the certificate, or without
+ * it from the committed round itself. Never throws on bad data.
+ */
 export function verifyReceiptV2(input: VerifyReceiptInput): Report & { outcome?: Outcome } {
   const { receipt, seal, keys, sha256 } = input;
   const problem = sealFormatProblem(seal) ?? receiptProblem(receipt);
@@ -157,9 +123,22 @@ export function verifyReceiptV2(input: VerifyReceiptInput): Report & { outcome?:
   if (isRecord(seal)) checks.push(...sealOwnChecks(seal, sha256, keys));
   if (problem !== null) return report(ALGORITHM_V2, 'public', checks);
   const s = seal as Seal;
-  checks.push(...sealBeaconChecks(s, input.chains).checks);
+  const { checks: beaconChecks, chain } = sealBeaconChecks(s, input.chains);
+  checks.push(...beaconChecks);
   checks.push(...guardedAll(() => receiptChecks(receipt, s, sha256)));
-  if (input.certificate === undefined) return report(ALGORITHM_V2, 'public', checks);
+  if (input.certificate === undefined) {
+    const { round } = input;
+    if (round === undefined || !chain) return report(ALGORITHM_V2, 'public', checks);
+    let outcome: Outcome | undefined;
+    try {
+      const drawn = roundOutcome(receipt.index, s, round, chain, sha256);
+      checks.push(...drawn.checks);
+      outcome = drawn.outcome;
+    } catch (error) {
+      checks.push(checkOf('outcome', `cannot be checked: ${(error as Error).message}`, ''));
+    }
+    return { ...report(ALGORITHM_V2, 'public', checks), outcome };
+  }
 
   const certReport = verifyCertificateV2({
     certificate: splitLogAnnotations(input.certificate).signed,
@@ -191,7 +170,7 @@ export function verifyReceiptV2(input: VerifyReceiptInput): Report & { outcome?:
   let outcome: Outcome | undefined;
   checks.push(
     guarded('outcome', V2_LABELS.outcome, () => {
-      const result = outcomeOf(receipt, s, cert, sha256);
+      const result = certificateOutcome(receipt, s, cert, sha256);
       outcome = result.outcome;
       return result.check;
     }),

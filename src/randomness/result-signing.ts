@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
-import { type SignedBlock, signedResultBody } from '../proof/signed-result.ts';
+import { createResultSerialRepository } from '../accounts/result-serial.repository.ts';
+import { resultEntryBody } from '../proof/result-entry.ts';
+import { type SignedBlock, type SignedFields, signedResultBody } from '../proof/signed-result.ts';
 import type { Clock } from '../shared/clock.ts';
 import { sealCertificate } from '../signing/certificate-crypto.ts';
-import type { Signer } from '../signing/signer.ts';
+import { checkLease, type Signer } from '../signing/signer.ts';
 import type { Database } from '../store/schema.ts';
 import { createUnitOfWork } from '../store/unit-of-work.ts';
 import { createCountInTransaction, type Meter, type RecordRow } from './counted-record.repository.ts';
@@ -17,19 +19,32 @@ const PURGE_INTERVAL_MS = 60 * 60_000;
 
 export type Signed<T> = T & { signed: SignedBlock };
 
+/** The transparency log as signing needs it: one append of a signed entry, in the caller's transaction. */
+interface ResultLog {
+  appendSigned(
+    trx: Kysely<Database>,
+    kind: 'result',
+    id: string,
+    signed: object,
+    at: number,
+  ): Promise<number>;
+}
+
 interface Deps {
   db: Kysely<Database>;
   operations: OperationRepository;
   signer: Pick<Signer, 'current'>;
   clock: Clock;
+  log: ResultLog;
 }
 
 /**
- * Signs random results and keeps them. A signed request's count, operations record, serial and
- * stored response commit in one transaction: a result is answered only once it can be retrieved,
- * and a serial is never shown for a result that was not kept.
+ * Signs random results and keeps them. A signed request's count, operations record, serials,
+ * log entry and stored response commit in one transaction: a result is answered only once it can
+ * be retrieved and is in the log, and no serial is shown for a result that was not kept — so an
+ * account's serials in the log run 1, 2, 3 … and a missing one is a result withheld.
  */
-export function createResultSigning({ db, operations, signer, clock }: Deps) {
+export function createResultSigning({ db, operations, signer, clock, log }: Deps) {
   const results = createSignedResultRepository(db);
   const countIn = createCountInTransaction(db);
   // The count's statement is prepared once, on the pool, and runs in each transaction.
@@ -37,6 +52,9 @@ export function createResultSigning({ db, operations, signer, clock }: Deps) {
     count: (meter: Meter) => countIn(meter, trx),
     record: (row: RecordRow) => operations.insertMany([row], trx),
     results: createSignedResultRepository(trx),
+    accounts: createResultSerialRepository(trx),
+    log: (serial: number, entry: object, at: number) =>
+      log.appendSigned(trx, 'result', String(serial), entry, at),
   }));
   let lastPurge = 0;
 
@@ -67,13 +85,26 @@ export function createResultSigning({ db, operations, signer, clock }: Deps) {
         if (meter && count === undefined) return { count };
         await tx.record(record);
         const { serial, issuedAt } = await tx.results.nextSerial(clock.now().getTime());
-        const issued = new Date(issuedAt).toISOString();
-        const { hash, signature } = sealCertificate(signedResultBody(response, serial, issued), key);
-        const signed = { ...response, signed: { serial, issued_at: issued, hash, signature } };
+        // Dated within the key's lease, so never after the key's retirement (signing/signer.ts).
+        checkLease(key, issuedAt);
+        const { accountSerial, account } = await tx.accounts.next(record.account_id);
+        const fields: SignedFields = {
+          serial,
+          account_serial: accountSerial,
+          account,
+          issued_at: new Date(issuedAt).toISOString(),
+        };
+        const { hash, signature } = sealCertificate(signedResultBody(response, fields), key);
+        const block = { ...fields, hash, signature };
+        // The entry says of the result only what the result itself implies (proof/result-entry.ts).
+        const entry = sealCertificate(resultEntryBody({ ...response, signed: block }), key);
+        const logIndex = await tx.log(serial, entry, issuedAt);
+        const signed = { ...response, signed: { ...block, log_index: logIndex } };
         await tx.results.insert({
           serial,
           requestId: record.request_id,
           accountId: record.account_id,
+          accountSerial,
           issuedAt,
           result: JSON.stringify(signed),
         });

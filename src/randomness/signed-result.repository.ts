@@ -5,6 +5,8 @@ export interface StoredResult {
   serial: number;
   requestId: string;
   accountId: string;
+  /** The account's serial of the result; null on one signed before results were counted. */
+  accountSerial: number | null;
   issuedAt: number;
   /** JSON text of the response as sent. */
   result: string;
@@ -37,6 +39,7 @@ export function createSignedResultRepository(db: Kysely<Database>) {
           serial: stored.serial,
           request_id: stored.requestId,
           account_id: stored.accountId,
+          account_serial: stored.accountSerial,
           issued_at: stored.issuedAt,
           result: stored.result,
         })
@@ -56,6 +59,7 @@ export function createSignedResultRepository(db: Kysely<Database>) {
         serial: Number(row.serial),
         requestId: row.request_id,
         accountId: row.account_id,
+        accountSerial: row.account_serial === null ? null : Number(row.account_serial),
         issuedAt: Number(row.issued_at),
         result: row.result,
       };

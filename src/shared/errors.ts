@@ -70,6 +70,31 @@ export const ERROR_CODES = {
     title: 'Not sealed yet',
     help: "Inclusion proofs exist once the entrant list is sealed; retry after the seal (see the giveaway's `ends_at`).",
   },
+  not_drawn: {
+    status: 409,
+    title: 'Not drawn yet',
+    help: 'Claims and replacements apply to the winners of a drawn giveaway; draw it first.',
+  },
+  no_reserves_left: {
+    status: 409,
+    title: 'No reserves left',
+    help: 'Every reserve the draw fixed has already replaced a winner (or the draw had none, as an instant draw never has): nobody else can be chosen.',
+  },
+  condition_met: {
+    status: 409,
+    title: 'Condition met',
+    help: 'The reason given for the replacement does not hold: the winner is still a member of the channel (`left_channel`, checked with Telegram), or claimed the prize, or still has time to claim it (`unclaimed`).',
+  },
+  position_replaced: {
+    status: 409,
+    title: 'Position replaced',
+    help: 'The winner at this position changed while the request was made (a concurrent replacement, or the claim deadline): nothing was done. Read the giveaway and decide again.',
+  },
+  claim_expired: {
+    status: 409,
+    title: 'Claim period over',
+    help: "The winner's time to claim the prize has ended; the next reserve replaces them.",
+  },
   idempotency_key_in_progress: {
     status: 409,
     title: 'Idempotency key in progress',
@@ -125,6 +150,11 @@ export const ERROR_CODES = {
     status: 503,
     title: 'Service unavailable',
     help: 'The database did not answer (a lost connection, a restart, a lock held too long). Nothing was changed; retry after `Retry-After` seconds.',
+  },
+  telegram_unavailable: {
+    status: 503,
+    title: 'Telegram unavailable',
+    help: 'Telegram had to be asked (a channel membership) and could not be: the bot is not running or Telegram did not answer. Nothing was changed; retry after `Retry-After` seconds.',
   },
   randomness_unavailable: {
     status: 503,

@@ -45,14 +45,23 @@ function statementName(text: string): string {
 export interface PostgresTimeouts {
   /** Connecting, and waiting for a pooled connection when all are busy. */
   connectMs: number;
-  /** Each statement, enforced by the server; 0 for none (migrations). */
+  /** Each statement, enforced by the server; 0 for none. */
   statementMs: number;
+  /** Each wait for a lock (the server's lock_timeout); absent: the server's default, no limit. */
+  lockMs?: number;
 }
 
 /** A little longer than the server's own limit, so the server's clearer error normally wins. */
 const clientLimit = (statementMs: number) => statementMs + Math.min(2000, statementMs);
 
 export const DEFAULT_TIMEOUTS: PostgresTimeouts = { connectMs: 5000, statementMs: 10_000 };
+
+/**
+ * Migrations may rewrite large tables, so their statements get far longer than requests'; a lock
+ * they need is waited for only briefly, since an ALTER waiting for one queues every later query
+ * of that table behind it.
+ */
+export const MIGRATION_TIMEOUTS = { statementMs: 900_000, lockMs: 30_000 };
 
 export function openPostgres(
   url: string,
@@ -66,6 +75,7 @@ export function openPostgres(
     // The server cancels a slow statement itself; the client-side limit below covers a server
     // (or a network path) that stopped answering altogether, which no server setting can.
     statement_timeout: timeouts.statementMs || undefined,
+    lock_timeout: timeouts.lockMs || undefined,
     keepAlive: true,
   });
   // An idle client that loses its server emits 'error'; without a listener that would crash

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { AmendmentsTable, WinnerClaimsTable } from './amendment-schema.ts';
 import type {
   LogCosignaturesTable,
   LogEntriesTable,
@@ -9,6 +10,7 @@ import type {
   WitnessKeyTable,
   WitnessLogsTable,
 } from './log-schema.ts';
+import type { TimestampsTable } from './timestamp-schema.ts';
 
 /**
  * Table shapes shared by both adapters. Times are epoch milliseconds in a bigint column, so
@@ -23,6 +25,7 @@ export interface Database {
   participants: ParticipantsTable;
   certificates: CertificatesTable;
   signing_keys: SigningKeysTable;
+  signing_key_use: SigningKeyUseTable;
   bot_users: BotUsersTable;
   jobs: JobsTable;
   seals: SealsTable;
@@ -47,6 +50,9 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   result_serials: ResultSerialsTable;
   signed_results: SignedResultsTable;
+  timestamps: TimestampsTable;
+  amendments: AmendmentsTable;
+  winner_claims: WinnerClaimsTable;
 }
 
 export interface AccountsTable {
@@ -54,8 +60,13 @@ export interface AccountsTable {
   plan: string;
   telegram_id: number | null;
   created_at: number;
-  /** The public pseudonym seals name as `owner`; assigned when the account first seals. */
+  /**
+   * The public pseudonym seals name as `owner` and signed results as `account`: given when the
+   * account is made (migration 014 gave one to every account that had none).
+   */
   owner_pseudonym: string | null;
+  /** The account's last signed-result serial (CONTRACT §12 `account_serial`); 0 before its first. */
+  last_result_serial: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -120,6 +131,8 @@ export interface GiveawaysTable {
   sealed_at: number | null;
   /** 1 when a join through the bot first asks a button challenge. */
   join_challenge: Generated<number>;
+  /** How long each winner has to claim, in ms; null: no deadline (migration 017). */
+  claim_within: number | null;
 }
 
 /** An entrant's row as joined; an excluded entrant keeps these columns when the seal moves it out. */
@@ -157,6 +170,14 @@ export interface SigningKeysTable {
   retired_at: number | null;
 }
 
+/** A process's lease on the signing key it signs with (migration 016). */
+export interface SigningKeyUseTable {
+  kid: string;
+  process_id: string;
+  /** Epoch milliseconds, the process's clock: it dates no signature by `kid` later than this. */
+  until: number;
+}
+
 export interface JobsTable {
   id: Generated<number>;
   kind: string;
@@ -168,6 +189,8 @@ export interface JobsTable {
   last_error: string | null;
   created_at: number;
   done_at: number | null;
+  failures: Generated<number>;
+  failed_at: number | null;
 }
 
 export interface SealsTable {
@@ -299,6 +322,8 @@ export interface SignedResultsTable {
   request_id: string;
   account_id: string;
   issued_at: number;
+  /** The result's `account_serial`; null for a result signed before results were counted. */
+  account_serial: number | null;
   /** JSON text of the response as sent, `signed` included. */
   result: string;
 }

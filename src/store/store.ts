@@ -3,7 +3,7 @@ import { type Kysely, Migrator, sql } from 'kysely';
 import { impossibleEntrantIds } from './id-check.ts';
 import type { DataSteps } from './migrations/data-steps.ts';
 import { migrationProviderWith } from './migrations/index.ts';
-import { DEFAULT_TIMEOUTS, openPostgres } from './postgres.ts';
+import { DEFAULT_TIMEOUTS, MIGRATION_TIMEOUTS, openPostgres, type PostgresTimeouts } from './postgres.ts';
 import { redactUrl } from './redact-url.ts';
 import type { Database } from './schema.ts';
 import { openSqlite } from './sqlite.ts';
@@ -37,6 +37,8 @@ export interface StoreOptions {
   DATA_DIR: string;
   TYCHE_DB_CONNECT_TIMEOUT_MS?: number;
   TYCHE_DB_STATEMENT_TIMEOUT_MS?: number;
+  TYCHE_DB_MIGRATION_TIMEOUT_MS?: number;
+  TYCHE_DB_MIGRATION_LOCK_TIMEOUT_MS?: number;
 }
 
 /** The store could not be opened or reached; the message is one line naming the setting to check. */
@@ -53,11 +55,18 @@ export function openStore(options: StoreOptions): Store {
     const url = options.DATABASE_URL;
     const location = redactUrl(url);
     const { db } = openPostgres(url, timeouts);
-    // Migrations may rewrite large tables: they get a pool of their own without the statement limit.
-    const migrationDb = () => openPostgres(url, { connectMs: timeouts.connectMs, statementMs: 0 }).db;
-    return createStore(db, 'postgres', location, migrationDb, (error) =>
-      unreachable(`the PostgreSQL store at ${location} (DATABASE_URL)`, error, timeouts.connectMs),
-    );
+    // Migrations may rewrite large tables: they get a pool of their own with limits of their own.
+    const migration: Required<PostgresTimeouts> = {
+      connectMs: timeouts.connectMs,
+      statementMs: options.TYCHE_DB_MIGRATION_TIMEOUT_MS ?? MIGRATION_TIMEOUTS.statementMs,
+      lockMs: options.TYCHE_DB_MIGRATION_LOCK_TIMEOUT_MS ?? MIGRATION_TIMEOUTS.lockMs,
+    };
+    const what = `the PostgreSQL store at ${location} (DATABASE_URL)`;
+    return createStore(db, 'postgres', location, {
+      migrationDb: () => openPostgres(url, migration).db,
+      explain: (error) => unreachable(what, error, timeouts.connectMs),
+      explainMigration: (error) => migrationStalled(what, error, migration),
+    });
   }
   const path = join(options.DATA_DIR, 'tyche.sqlite');
   let opened: ReturnType<typeof openSqlite>;
@@ -66,11 +75,12 @@ export function openStore(options: StoreOptions): Store {
   } catch (error) {
     throw sqliteProblem('open', path, error, timeouts.statementMs);
   }
-  return createStore(opened.db, 'sqlite', path, undefined, (error) =>
-    /database is locked/.test((error as Error).message)
-      ? sqliteProblem('use', path, error, timeouts.statementMs)
-      : (error as Error),
-  );
+  return createStore(opened.db, 'sqlite', path, {
+    explain: (error) =>
+      /database is locked/.test((error as Error).message)
+        ? sqliteProblem('use', path, error, timeouts.statementMs)
+        : (error as Error),
+  });
 }
 
 function sqliteProblem(verb: string, path: string, error: unknown, busyMs: number): StoreUnavailableError {
@@ -102,13 +112,41 @@ function unreachable(what: string, error: unknown, connectMs: number): Error {
   return new StoreUnavailableError(`cannot reach ${what}: ${reason.split('\n')[0]}`, { cause: error });
 }
 
-function createStore(
-  db: Kysely<Database>,
-  dialect: Dialect,
-  location: string,
-  migrationDb: (() => Kysely<Database>) | undefined,
-  explain: (error: unknown) => Error,
-): Store {
+/**
+ * A migration that waited too long, on a lock another session holds, on another process's
+ * migration, or on a server that stopped answering, named with the setting that bounds the wait.
+ */
+function migrationStalled(
+  what: string,
+  error: unknown,
+  limits: Required<PostgresTimeouts>,
+): StoreUnavailableError | undefined {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : '';
+  let reason: string | undefined;
+  if (code === '55P03') {
+    reason = `a lock it needs was held by another session for more than ${limits.lockMs} ms (TYCHE_DB_MIGRATION_LOCK_TIMEOUT_MS); pg_stat_activity shows which session holds it`;
+  } else if (code === '57014' && /statement timeout/.test(text)) {
+    reason = `a migration statement, or the wait for another process's migration to finish, took more than ${limits.statementMs} ms (TYCHE_DB_MIGRATION_TIMEOUT_MS)`;
+  } else if (code === 'ETIMEDOUT' && /did not answer/.test(text)) {
+    reason = `${text} (TYCHE_DB_MIGRATION_TIMEOUT_MS)`;
+  }
+  return reason === undefined
+    ? undefined
+    : new StoreUnavailableError(`cannot migrate ${what}: ${reason}`, { cause: error });
+}
+
+interface StoreWiring {
+  /** A handle of its own for migrations, closed after them; the store's own handle otherwise. */
+  migrationDb?: () => Kysely<Database>;
+  /** Turns an error of the store into the one-line error the operator sees. */
+  explain: (error: unknown) => Error;
+  /** The same for the migrator's own errors first: a wait it gave up on. */
+  explainMigration?: (error: unknown) => Error | undefined;
+}
+
+function createStore(db: Kysely<Database>, dialect: Dialect, location: string, options: StoreWiring): Store {
+  const { migrationDb, explain, explainMigration } = options;
   return {
     db,
     dialect,
@@ -118,7 +156,7 @@ function createStore(
       try {
         const migrator = new Migrator({ db: target, provider: migrationProviderWith(steps) });
         const { error, results } = await migrator.migrateToLatest();
-        if (error) throw error;
+        if (error) throw explainMigration?.(error) ?? error;
         const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
         return { applied, warnings: await impossibleEntrantIds(db, dialect) };
       } catch (error) {

@@ -1,5 +1,6 @@
-// The scripts the public pages load. Each is bundled from its entry file under src/ (see
-// bundle.ts) and served at its URL; a page's script goes in this table and nowhere else.
+// The scripts the public pages load, and the standalone verifier. Each is bundled from its entry
+// file under src/ when the package is installed (scripts/build-bundles.ts, run by `npm ci`) into
+// BUNDLES_DIR, and served from there (bundle.ts); a page's script goes in this table and nowhere else.
 
 export const ASSET_PREFIX = '/assets/js/';
 
@@ -22,3 +23,15 @@ export const STANDALONE_VERIFIER = {
   url: '/tyche-verify.mjs',
   entry: 'cli/verify/tyche-verify.main.ts',
 } as const;
+
+/** The built files, relative to the package root: each at its URL's path below it. */
+export const BUNDLES_DIR = 'dist/bundles';
+
+/** What builds them, for the message of a server that finds them missing. */
+export const BUILD_COMMAND = 'npm run build';
+
+/**
+ * Stands in the built tyche-verify.mjs for the public address of the server that serves it (the
+ * entry's TYCHE_SERVED_BY), as a string literal; each server puts its own address in its place.
+ */
+export const SERVED_BY_PLACEHOLDER = '__TYCHE_SERVED_BY__';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../shared/errors.ts';
 import { ASSET_PREFIX, STANDALONE_VERIFIER } from './browser-modules.ts';
-import { type Bundle, browserScript, buildAll, standaloneVerifier } from './bundle.ts';
+import { type Bundle, browserScript, checkBundlesBuilt, standaloneVerifier } from './bundle.ts';
 
 // Bundles change only with a new release; revalidation by ETag is cheap.
 const CACHE = 'public, max-age=300';
@@ -16,18 +16,13 @@ function sendBundle(request: FastifyRequest, reply: FastifyReply, bundle: Bundle
   return reply.send(bundle.code);
 }
 
-/** The pages' scripts under /assets/js/ and the standalone verifier, bundled on first use. */
+/** The pages' scripts under /assets/js/ and the standalone verifier, as built at install time. */
 export const bundleRoutes: FastifyPluginAsync<{
   /** This server's public address: the standalone verifier's default server. */
   servedBy: string;
 }> = async (app, { servedBy }) => {
-  // Built in the background once the app is ready, so the first visitor does not wait; a script
-  // that cannot be bundled is logged here and answered 500 to whoever asks for it.
-  app.addHook('onReady', async () => {
-    buildAll(servedBy).catch((error) =>
-      app.log.error({ err: error }, 'bundling the verifier scripts failed'),
-    );
-  });
+  // A server that could not serve its verifier stops at its start, rather than at a visitor's request.
+  checkBundlesBuilt();
 
   app.get(`${ASSET_PREFIX}*`, { schema: { hide: true } }, async (request, reply) => {
     const path = (request.params as { '*': string })['*'];

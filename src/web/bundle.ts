@@ -1,53 +1,54 @@
-// The public pages' scripts and the standalone tyche-verify.mjs, bundled by esbuild in memory
-// once per process and then served from memory. What runs in a browser or under a participant's
-// Node is the proof core itself, bundled, so no check has a second implementation to drift.
+// The public pages' scripts and the standalone tyche-verify.mjs, bundled when the package is
+// installed (scripts/build-bundles.ts, run by `npm ci`): a server reads each file on first use
+// and keeps it, so no process carries a bundler.
 
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BuildOptions, build } from 'esbuild';
-import { BROWSER_SCRIPTS, STANDALONE_VERIFIER } from './browser-modules.ts';
+import {
+  BROWSER_SCRIPTS,
+  BUILD_COMMAND,
+  BUNDLES_DIR,
+  SERVED_BY_PLACEHOLDER,
+  STANDALONE_VERIFIER,
+} from './browser-modules.ts';
 
 export interface Bundle {
-  code: string;
+  code: Buffer;
   /** A strong validator of `code`, for If-None-Match. */
   etag: string;
 }
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BROWSER_TARGET = ['es2022'];
+const BUILT = join(ROOT, BUNDLES_DIR);
 
-const COMMON: BuildOptions = {
-  absWorkingDir: ROOT,
-  bundle: true,
-  write: false,
-  format: 'esm',
-  charset: 'utf8',
-  legalComments: 'eof',
-  logLevel: 'silent',
-  // Left readable on purpose: whoever runs a verifier may want to read what it does.
-  minify: false,
-};
+/** The built file of what is served at `url`. */
+const bundleFile = (url: string, dir = BUILT) => join(dir, url);
 
-const STANDALONE_BANNER = `#!/usr/bin/env node
-// tyche-verify.mjs: checks Tyche draw certificates and entrant receipts with plain Node.js 20 or
-// newer, nothing to install. Run: node tyche-verify.mjs --help`;
+/** Stops a start whose bundles were never built (in `dir`), naming the command that builds them. */
+export function checkBundlesBuilt(dir = BUILT): void {
+  const urls = [...BROWSER_SCRIPTS.map((s) => s.url), STANDALONE_VERIFIER.url];
+  const missing = urls.map((url) => bundleFile(url, dir)).find((file) => !existsSync(file));
+  if (missing !== undefined) {
+    throw new Error(
+      `the pages' scripts and tyche-verify.mjs are not built (${missing} is missing): run \`${BUILD_COMMAND}\` in ${ROOT} (npm ci runs it too)`,
+    );
+  }
+}
 
 const cache = new Map<string, Promise<Bundle>>();
 
-async function compile(options: BuildOptions): Promise<Bundle> {
-  const result = await build({ ...COMMON, ...options });
-  const code = result.outputFiles?.[0]?.text;
-  if (code === undefined) throw new Error(`esbuild wrote nothing for ${String(options.entryPoints)}`);
-  const digest = createHash('sha256').update(code).digest('base64url');
-  return { code, etag: `"${digest}"` };
-}
-
-function cached(key: string, make: () => Promise<Bundle>): Promise<Bundle> {
+function cached(key: string, make: () => Promise<string>): Promise<Bundle> {
   let pending = cache.get(key);
   if (!pending) {
-    pending = make();
+    pending = make().then((text) => {
+      const code = Buffer.from(text);
+      return { code, etag: `"${createHash('sha256').update(code).digest('base64url')}"` };
+    });
     cache.set(key, pending);
-    // A failed build is tried again by the next request rather than remembered.
+    // A failed read is tried again by the next request rather than remembered.
     pending.catch(() => cache.delete(key));
   }
   return pending;
@@ -57,9 +58,7 @@ function cached(key: string, make: () => Promise<Bundle>): Promise<Bundle> {
 export function browserScript(url: string): Promise<Bundle> | undefined {
   const script = BROWSER_SCRIPTS.find((s) => s.url === url);
   if (!script) return undefined;
-  return cached(`browser ${script.url}`, () =>
-    compile({ entryPoints: [`src/${script.entry}`], platform: 'browser', target: BROWSER_TARGET }),
-  );
+  return cached(`browser ${script.url}`, () => readFile(bundleFile(script.url), 'utf8'));
 }
 
 /**
@@ -67,18 +66,9 @@ export function browserScript(url: string): Promise<Bundle> | undefined {
  * public address of the serving instance, the default server for a bare certificate id.
  */
 export function standaloneVerifier(servedBy: string): Promise<Bundle> {
-  return cached(`standalone ${servedBy}`, () =>
-    compile({
-      entryPoints: [`src/${STANDALONE_VERIFIER.entry}`],
-      platform: 'node',
-      target: 'node20',
-      banner: { js: STANDALONE_BANNER },
-      define: { TYCHE_SERVED_BY: JSON.stringify(servedBy) },
-    }),
-  );
-}
-
-/** Builds everything served, so a script that cannot be bundled shows at once. */
-export async function buildAll(servedBy: string): Promise<void> {
-  await Promise.all([...BROWSER_SCRIPTS.map((s) => browserScript(s.url)), standaloneVerifier(servedBy)]);
+  return cached(`standalone ${servedBy}`, async () => {
+    const built = await readFile(bundleFile(STANDALONE_VERIFIER.url), 'utf8');
+    // A function, so that a `$` in the address is not read as a replacement pattern.
+    return built.replaceAll(JSON.stringify(SERVED_BY_PLACEHOLDER), () => JSON.stringify(servedBy));
+  });
 }

@@ -3,6 +3,7 @@
 // Browser only: it writes to the DOM, and only with textContent, so no check detail is ever markup.
 
 import type { Check } from '../proof/report.ts';
+import type { TokenVerdict } from '../proof/timestamp/timestamp-evidence.ts';
 
 export interface ShownCheck {
   label: string;
@@ -59,4 +60,27 @@ export async function fetchJson(url: string): Promise<unknown> {
   // JSON never parses to undefined: undefined is the 404.
   if (json === undefined) throw new Error(`${url} answered 404`);
   return json;
+}
+
+/** What a timestamp line says of a token (CONTRACT §13): not checked yet, valid, or why not. */
+export function tokenState(verdict: TokenVerdict | undefined, by = ''): { text: string; className: string } {
+  if (!verdict) return { text: 'not checked yet', className: 'stamp-state muted' };
+  const name = verdict.tsaName ? ` (${verdict.tsaName})` : '';
+  return verdict.ok
+    ? { text: `valid${name}${by}`, className: 'stamp-state ok' }
+    : { text: `not valid${by}: ${verdict.reason}`, className: 'stamp-state bad' };
+}
+
+/** Fills the page's timestamp lines (timestamp-lines.ts) with what this browser found of each token. */
+export function fillTimestampLines(tokens: readonly TokenVerdict[] = []): void {
+  for (const line of Array.from(document.querySelectorAll<HTMLElement>('[data-stamp-of]'))) {
+    const verdict = tokens.find(
+      (t) => t.of === line.dataset.stampOf && String(t.index) === line.dataset.stampIndex,
+    );
+    const shown = line.querySelector('.stamp-state');
+    if (!shown) continue;
+    const state = tokenState(verdict, verdict ? ', checked in your browser' : '');
+    shown.textContent = state.text;
+    shown.className = state.className;
+  }
 }

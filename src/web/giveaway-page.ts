@@ -3,8 +3,10 @@ import type { PublicGiveaway } from '../giveaways/results/public-giveaway.ts';
 import { QUICKNET } from '../proof/drand.ts';
 import { KEYS_PATH } from '../proof/keys-path.ts';
 import { OPERATOR_TRUST_LABEL } from '../proof/report.ts';
+import type { TokenVerdict } from '../proof/timestamp/timestamp-evidence.ts';
 import type { Seal } from '../proof/v2-types.ts';
 import { hex, logEntry, PAGE_STYLE, time } from './page-parts.ts';
+import { timestampLines } from './timestamp-lines.ts';
 
 const STATUS_TEXT: Record<PublicGiveaway['status'], string> = {
   active: 'Open for entries',
@@ -61,25 +63,29 @@ ${g.excluded.length > 0 ? html`<dt>Excluded at the seal</dt><dd><ul>${excluded}<
 export interface SealEvidence {
   /** A witness cosigned a checkpoint holding the seal before its round (CONTRACT §8, §13). */
   sealWitnessed?: boolean;
+  /** The seal's RFC 3161 tokens as this server checked them (timestamp-lines.ts); a valid one dates it before the round. */
+  sealTokens?: TokenVerdict[];
 }
 
 /** Says the server could not know the winners only when someone outside the server backs the seal's time. */
-function sealClaim(seal: Seal, witnessed: boolean): Html {
+function sealClaim(seal: Seal, witnessed: boolean, timestamped: boolean): Html {
   const b = seal.beacon;
   const sealed = html`The list of ${seal.entrants.count} entrants was sealed on ${time(seal.sealed_at)} and committed to drand
 round ${b.round}, due on ${time(b.round_at)}.`;
-  return witnessed
-    ? html`<p class="notice public" data-seal-claim="witnessed">${sealed} The seal was published before that round existed, and an outside
-witness saw it before the round, so nobody — the owner or this server — could know the winners when it was made, and no entrant
+  const outside = witnessed
+    ? 'an outside witness saw it before the round'
+    : 'a time-stamping authority outside this server dated it before the round';
+  return witnessed || timestamped
+    ? html`<p class="notice public" data-seal-claim="${witnessed ? 'witnessed' : 'timestamped'}">${sealed} The seal was published before that round existed, and ${outside}, so nobody — the owner or this server — could know the winners when it was made, and no entrant
 can be added or removed since.</p>`
     : html`<p class="notice" data-seal-claim="operator">${sealed} The owner could not know the winners when the list was sealed, and
-no entrant can be added or removed since. Warning: the seal's time rests on this server's word (no outside witness yet).</p>`;
+no entrant can be added or removed since. Warning: the seal's time rests on this server's word (no outside witness or valid timestamp yet).</p>`;
 }
 
 function sealSection(g: PublicGiveaway, seal: Seal, evidence: SealEvidence): Html {
   const b = seal.beacon;
   return html`<section aria-labelledby="seal-heading" id="seal"><h2 id="seal-heading">The seal</h2>
-${sealClaim(seal, evidence.sealWitnessed === true)}
+${sealClaim(seal, evidence.sealWitnessed === true, evidence.sealTokens?.some((t) => t.ok) === true)}
 <dl>
 <dt>Seal</dt><dd><code class="mono">${seal.seal_id}</code></dd>
 <dt>Entrants</dt><dd>${seal.entrants.count}</dd>
@@ -93,6 +99,7 @@ ${sealClaim(seal, evidence.sealWitnessed === true)}
 <dt>Signature</dt><dd>${seal.signature.alg} by key <a href="${KEYS_PATH}"><code>${seal.signature.kid}</code></a></dd>
 <dt>Signature value</dt><dd>${hex(seal.signature.value)}</dd>
 <dt>Transparency log</dt><dd>${g.log_index === null ? html`<span class="muted">not logged yet</span>` : logEntry(g, 'log_index')}</dd>
+<dt>Timestamps (RFC 3161)</dt><dd>${timestampLines(g.seal_timestamps, 'seal', evidence.sealTokens)}</dd>
 </dl>
 <p>Keep a copy: <a href="/g/${g.public_id}.json" type="application/json">this giveaway with its signed seal (JSON)</a>.</p>
 </section>`;

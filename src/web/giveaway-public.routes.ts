@@ -7,6 +7,7 @@ import { AppError } from '../shared/errors.ts';
 import { renderGiveawayNotFoundPage, renderGiveawayPage } from './giveaway-page.ts';
 import { pageCsp, sendPage } from './page-parts.ts';
 import { renderReceiptPage } from './receipt-page.ts';
+import { sealTokensOf } from './timestamp-lines.ts';
 import { prefersJson } from './verify.routes.ts';
 
 export const RECEIPT_SCRIPT_URL = '/assets/js/verify/receipt-page.js';
@@ -34,7 +35,9 @@ export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
   /** The drand relay the receipt page's script reads the round from. */
   drandUrl: string;
   giveaways: PublicGiveawayLookup;
-}> = async (app, { drandUrl, giveaways }) => {
+  /** TYCHE_TSA_TRUST's PEM text: anchors beside the shipped roots for the seal's tokens (CONTRACT §13). */
+  tsaTrust?: string;
+}> = async (app, { drandUrl, giveaways, tsaTrust }) => {
   const lookup = (id: string) =>
     id.length > 0 && id.length <= MAX_ID_LENGTH ? giveaways.view(id) : undefined;
   const scriptCsp = pageCsp(drandUrl);
@@ -64,7 +67,11 @@ export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
       }
       if (wantsJson) return sendJson(reply, view, 'no-cache');
       reply.header('cache-control', 'no-cache');
-      return sendPage(reply, 200, renderGiveawayPage(view));
+      return sendPage(
+        reply,
+        200,
+        renderGiveawayPage(view, { sealTokens: await sealTokensOf(view, tsaTrust) }),
+      );
     },
   );
 

@@ -1,12 +1,17 @@
 // The receipt page's script (bundled for the browser). The receipt code is read from the address
 // fragment and never leaves this browser: only the leaf hash computed from it is asked about.
-// Everything is checked with proof/verifier.ts against the signed seal and published keys.
+// Everything is checked with proof/verifier.ts against the signed seal and published keys; once the
+// committed round is public the outcome is drawn here, from the certificate or, while the server
+// has not published it, from the round read from the relay.
 
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { PublicGiveaway } from '../giveaways/results/public-giveaway.ts';
+import { amendmentsOf, standingAfterAmendments } from '../proof/amendment-history.ts';
 import { entrantLeafHash } from '../proof/entrant-leaf.ts';
 import { fromHex, toHex } from '../proof/hex.ts';
+import { splitLogAnnotations } from '../proof/log-entry.ts';
 import {
+  lateCertificateNotice,
   outcomeSentence,
   parseReceiptCode,
   type ReceiptCode,
@@ -14,10 +19,19 @@ import {
   ticketChecks,
 } from '../proof/receipt-checks.ts';
 import { isRecord } from '../proof/report.ts';
-import type { DrandChainInfo, Receipt, SealedPlace, Ticket } from '../proof/v2-types.ts';
+import type { CertificateV2, DrandChainInfo, Receipt, Seal, SealedPlace, Ticket } from '../proof/v2-types.ts';
 import { OPERATOR_TRUST_LABEL, verifyCertificate, verifyReceipt } from '../proof/verifier.ts';
-import { fetchJson, fetchJsonOr404, note, renderChecks, type ShownCheck, shownCheck } from './check-list.ts';
-import { pageSealLogChecks } from './log-page-check.ts';
+import { amendmentChecks } from '../proof/verify-amendments.ts';
+import {
+  fetchJson,
+  fetchJsonOr404,
+  fillTimestampLines,
+  note,
+  renderChecks,
+  type ShownCheck,
+  shownCheck,
+} from './check-list.ts';
+import { pageSealLogChecks, typedTsaTrust, wireEvidenceSettings } from './log-page-check.ts';
 import { chainsFor, relayRound } from './relay-fetch.ts';
 
 const $ = (id: string) => document.getElementById(id)!;
@@ -81,6 +95,18 @@ async function drawnChecks(g: PublicGiveaway, certificate: unknown, keys: unknow
   }
   const report = await verifyCertificate({ certificate, keys, sha256, chains, beaconRecord: round.record });
   return report.checks.filter((c) => c.id === 'beacon-record').map(shownCheck);
+}
+
+/** The certificate's amendments, checked here, and what they changed for this entrant (CONTRACT §14). */
+function amendedStanding(certificate: unknown, keys: unknown, leaf: string) {
+  const { signed, annotations } = splitLogAnnotations(certificate);
+  const checks = amendmentChecks({ certificate: signed, annotations, keys, sha256 }).map(shownCheck);
+  const amendments = amendmentsOf(certificate);
+  if (amendments.length === 0 || !isRecord(signed) || checks.some((c) => c.state === 'bad')) {
+    return { checks, standing: undefined };
+  }
+  const cert = signed as unknown as CertificateV2;
+  return { checks, standing: standingAfterAmendments(cert, amendments, leaf) ?? undefined };
 }
 
 async function instantOutcome(g: PublicGiveaway, code: ReceiptCode): Promise<string> {
@@ -165,11 +191,14 @@ async function check(code: ReceiptCode): Promise<void> {
     ticket,
     proof,
     seal,
+    sealTimestamps: g.seal_timestamps,
   });
   const drawn = g.status === 'completed' && g.certificate_id !== null;
   const certificate = drawn
     ? await fetchJson(`/verify/${encodeURIComponent(g.certificate_id!)}.json`)
     : undefined;
+  // No certificate: once the round is due this browser reads it from the relay and draws itself.
+  const round = drawn ? undefined : await committedRound(g, seal);
   const report = await verifyReceipt({
     receipt: {
       telegram_id: code.telegramId,
@@ -188,11 +217,15 @@ async function check(code: ReceiptCode): Promise<void> {
     sha256,
     certificate,
     chains: relayChains.chains,
+    round: round?.record,
+    sealTimestamps: g.seal_timestamps,
+    tsaTrust: typedTsaTrust(),
   });
-  checks.push(...report.checks.map(shownCheck), ...relayChains.notes);
+  fillTimestampLines(report.timestamps);
+  checks.push(...report.checks.map(shownCheck), ...relayChains.notes, ...(round?.notes ?? []));
   if (certificate !== undefined)
     checks.push(...(await drawnChecks(g, certificate, keys, relayChains.chains)));
-  checks.push(...(await pageSealLogChecks(g, seal, certificate, keys)));
+  checks.push(...(await pageSealLogChecks(g, seal, certificate, keys, report.outside)));
 
   const placed = report.checks.some((c) => c.id === 'receipt-proof' && c.ok);
   if (placed)
@@ -206,14 +239,42 @@ async function check(code: ReceiptCode): Promise<void> {
     ['Committed drand round', `${seal.beacon.round}, due ${utc(seal.beacon.round_at)}`],
   ]);
   let summary = `You are in the sealed list. The draw uses drand round ${seal.beacon.round}, due ${utc(seal.beacon.round_at)}: come back after it to see whether you won.`;
+  const amended = certificate === undefined ? undefined : amendedStanding(certificate, keys, leaf);
+  if (amended) checks.push(...amended.checks);
   if (report.outcome && report.valid) {
     const winnersDrawn = Math.min(seal.giveaway.winners_count, seal.entrants.count);
-    const { text, won } = outcomeSentence(report.outcome, winnersDrawn);
+    const drawnOutcome = outcomeSentence(report.outcome, winnersDrawn);
+    // Replacements after the draw decide who holds a winner's place now, once their checks pass.
+    const { text, won } = amended?.standing ?? drawnOutcome;
     show('receipt-outcome', text, won ? 'outcome won' : 'outcome');
     const warned = checks.some((c) => c.state === 'warn');
     summary = `${warned ? 'No check failed' : 'Every check passed'} in your browser: the draw was re-run here from the seal and drand round ${seal.beacon.round}.`;
+    if (certificate === undefined) {
+      const late = lateCertificateNotice(seal.beacon.round, utc(seal.beacon.round_at));
+      show('receipt-late', `${late.charAt(0).toUpperCase()}${late.slice(1)}.`);
+      checks.push(note('Certificate', late));
+    }
   }
   finish({ checks, summary });
+}
+
+/**
+ * The committed round as the relay serves it, once its time has passed by this browser's clock;
+ * a relay that does not serve it (yet) leaves the outcome to come, with a note.
+ */
+async function committedRound(g: PublicGiveaway, seal: Seal) {
+  if (Date.now() < Date.parse(seal.beacon.round_at)) return undefined;
+  const read = await relayRound(g.drand.relay, seal.beacon.chain_hash, seal.beacon.round);
+  const notes =
+    read.record === undefined
+      ? [
+          note(
+            'drand round',
+            `round ${seal.beacon.round} is not readable yet from ${read.url}: ${read.problem}`,
+          ),
+        ]
+      : [];
+  return { record: read.record, notes };
 }
 
 async function start(): Promise<void> {
@@ -221,6 +282,7 @@ async function start(): Promise<void> {
   $('receipt-save').hidden = true;
   show('receipt-place', '');
   show('receipt-outcome', '');
+  show('receipt-late', '');
   facts([]);
   $('receipt-checks').replaceChildren();
   $('receipt-checks-heading').hidden = true;
@@ -277,4 +339,5 @@ $('receipt-code-form').addEventListener('submit', (event) => {
 });
 $('receipt-save').addEventListener('click', save);
 window.addEventListener('hashchange', () => void start());
+wireEvidenceSettings(() => void start());
 void start();

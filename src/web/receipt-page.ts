@@ -3,6 +3,8 @@ import type { PublicGiveaway } from '../giveaways/results/public-giveaway.ts';
 import { KEYS_PATH } from '../proof/keys-path.ts';
 import { OPERATOR_TRUST_LABEL } from '../proof/report.ts';
 import { PAGE_STYLE } from './page-parts.ts';
+import { timestampLines } from './timestamp-lines.ts';
+import { evidenceSettings } from './verify-page-evidence.ts';
 
 const RECEIPT_STYLE = `
 #receipt-code-form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin:1rem 0}
@@ -11,7 +13,8 @@ const RECEIPT_STYLE = `
 .summary{border-left:4px solid var(--line);padding:.1rem 1rem;margin:1rem 0;border-radius:0 .4rem .4rem 0}
 .summary.ok{border-left-color:var(--ok);background:var(--ok-bg)}.summary.bad{border-left-color:var(--bad);background:var(--bad-bg)}
 .outcome{font-size:1.4rem;font-weight:700;margin:.6rem 0}.outcome.won{color:var(--ok)}
-.place{font-size:1.15rem;margin:.6rem 0}#receipt-save{margin:0 0 1.25rem}`;
+.place{font-size:1.15rem;margin:.6rem 0}#receipt-save{margin:0 0 1.25rem}
+.late{font-weight:600;border-left:4px solid var(--bad);padding-left:.6rem}`;
 
 /**
  * The entrant's own check. The server renders only the frame: the receipt code lives in the
@@ -37,6 +40,7 @@ the bot or the organiser gave you and run <code class="mono">npx tyche verify --
 <div id="receipt-result" aria-live="polite">
 <div id="receipt-summary" class="summary">
 <p id="receipt-outcome" class="outcome" hidden></p>
+<p id="receipt-late" class="late" hidden></p>
 <p id="receipt-place" class="place" hidden></p>
 <p id="receipt-status"></p>
 </div>
@@ -45,13 +49,21 @@ the bot or the organiser gave you and run <code class="mono">npx tyche verify --
 <h3 id="receipt-checks-heading" hidden>Checks run in your browser</h3>
 <ul id="receipt-checks" class="checks"></ul>
 </div>
+${evidenceSettings()}
 </section>
+${
+  g.seal
+    ? html`<section aria-labelledby="stamps-heading"><h2 id="stamps-heading">The seal's timestamps</h2>
+<p>Time-stamping authorities outside this server that dated the seal; your browser checks each one when it checks your entry.</p>
+${timestampLines(g.seal_timestamps, 'seal')}</section>`
+    : ''
+}
 
 <section aria-labelledby="how-heading"><h2 id="how-heading">How this works</h2>
 <ul>
 <li>Your receipt code (your Telegram id and a random salt) stays in this browser: it is after <code>#</code> in the address, which is never sent to the server.</li>
 <li>Your browser computes your <em>leaf hash</em> from it, fetches your signed entry ticket and your place in the sealed list, and checks them against the signed seal and the <a href="${KEYS_PATH}">published keys</a>.</li>
-<li>After the draw it re-runs the draw from the seal and the public drand round, and tells you whether you won — without trusting this server.</li>
+<li>Once the drand round the seal commits to is public, it re-runs the draw from the seal and that round, and tells you whether you won — without trusting this server, and even if the server has not published the result yet (the page then says so).</li>
 <li>“Save receipt” keeps a copy on your device. With it you can show that your entry was acknowledged, even if it were left out of the list.</li>
 </ul></section>
 </main>

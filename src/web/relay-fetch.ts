@@ -1,7 +1,7 @@
 // The browser's own reads from the drand relay (CONTRACT §7.7 "a second opinion"): the page does
 // not take the server's copy of a round, it asks the relay, which the page CSP allows by origin.
 
-import { type DrandBeaconRecord, parseChainInfo, QUICKNET } from '../proof/drand.ts';
+import { beaconRecordOf, type DrandBeaconRecord, parseChainInfo, QUICKNET } from '../proof/drand.ts';
 import { isRecord } from '../proof/report.ts';
 import type { DrandChainInfo } from '../proof/v2-types.ts';
 import { fetchJson, note, type ShownCheck } from './check-list.ts';
@@ -45,14 +45,7 @@ export async function relayRound(
   try {
     const json = await fetchJson(url);
     if (!isRecord(json)) return { url, problem: 'the relay answered something that is not a JSON object' };
-    return {
-      url,
-      record: {
-        round: json.round as number,
-        randomness: json.randomness as string,
-        signature: json.signature as string,
-      },
-    };
+    return { url, record: beaconRecordOf(json) };
   } catch (error) {
     return { url, problem: (error as Error).message };
   }

@@ -1,7 +1,11 @@
 import { type Html, html } from '../edge/html.ts';
+import { amendmentsOf } from '../proof/amendment-history.ts';
 import type { CertificateV2, EntrantWinner } from '../proof/v2-types.ts';
 import { chainLabel, roundUrl } from './giveaway-page.ts';
 import { hex, logEntry, time } from './page-parts.ts';
+import { timestampLines } from './timestamp-lines.ts';
+import { amendedSection } from './verify-page-amendments.ts';
+import { evidenceSettings } from './verify-page-evidence.ts';
 
 export interface CertificateV2Urls {
   page: string;
@@ -11,6 +15,9 @@ export interface CertificateV2Urls {
   /** DRAND_URL: the relay the page's script reads the round from. */
   relay: string;
 }
+
+/** The RFC 3161 tokens the published certificate carries beside its signed members (CONTRACT §13). */
+type Stamps = { seal_timestamps?: unknown; certificate_timestamps?: unknown };
 
 function entrantsTable(kind: 'winner' | 'reserve', entries: EntrantWinner[], caption: string): Html {
   const rows = entries.map(
@@ -48,7 +55,8 @@ export function renderCertificateV2Body(cert: CertificateV2, urls: CertificateV2
 <p class="notice public">The entrant list was sealed before drand round ${beacon.round} existed, and that public round alone chose
 the winners: neither the organiser nor this server could choose or predict them. Everything below can be checked from public data.</p></header>
 
-<section aria-labelledby="winners-heading"><h2 id="winners-heading">Winners</h2>
+${amendedSection(cert)}
+<section aria-labelledby="winners-heading"><h2 id="winners-heading">${amendmentsOf(cert).length ? 'Winners as drawn' : 'Winners'}</h2>
 ${entrantsTable('winner', cert.winners, `${cert.winners.length} of ${n} entrants, in draw order`)}
 ${reserves}</section>
 
@@ -63,6 +71,7 @@ ${reserves}</section>
 <dt>Owner (pseudonym)</dt><dd><code class="mono">${g.owner}</code></dd>
 <dt>Seal hash</dt><dd>${hex(seal.hash)}</dd>
 <dt>Seal in the transparency log</dt><dd>${logEntry(cert, 'seal_log_index')}</dd>
+<dt>Seal timestamps (RFC 3161)</dt><dd>${timestampLines((cert as Stamps).seal_timestamps, 'seal')}</dd>
 <dt>Seal signature</dt><dd>${seal.signature.alg} by key <a href="${urls.keys}"><code>${seal.signature.kid}</code></a>: ${hex(seal.signature.value)}</dd>
 </dl></section>
 
@@ -87,6 +96,7 @@ ${cert.winners.map((e) => proofDetails(e, false))}${cert.reserves.map((e) => pro
 <section aria-labelledby="signature-heading"><h2 id="signature-heading">Certificate signature</h2><dl>
 <dt>Certificate hash</dt><dd>${hex(cert.hash)}</dd>
 <dt>Transparency log</dt><dd>${logEntry(cert, 'log_index')}</dd>
+<dt>Certificate timestamps (RFC 3161)</dt><dd>${timestampLines((cert as Stamps).certificate_timestamps, 'certificate')}</dd>
 <dt>Signature</dt><dd>${cert.signature.alg} by key <a href="${urls.keys}"><code>${cert.signature.kid}</code></a></dd>
 <dt>Signature value</dt><dd>${hex(cert.signature.value)}</dd>
 </dl></section>
@@ -97,11 +107,11 @@ ${cert.winners.map((e) => proofDetails(e, false))}${cert.reserves.map((e) => pro
 signature, the round rules, drand round ${beacon.round}'s BLS signature — fetched again from the relay by your browser —, the seed,
 every winner and reserve, each one's proof against the sealed root, and the certificate's signature.
 It also checks the transparency log: a checkpoint under the log key this browser remembers for this server, that the log
-only grew since your last visit, that the seal and the certificate are in it, and that their key was announced there.</p>
-<details hidden><summary>Witnesses you trust</summary>
-<p><label for="witness-keys">Verifier keys of the witnesses you trust, one per line.</label> Only these count when the page says
-whether the seal was witnessed before the round; they stay in this browser.</p>
-<textarea id="witness-keys" rows="3" cols="60" spellcheck="false" autocomplete="off"></textarea></details>
+only grew since your last visit, that the seal and the certificate are in it, and that their key was announced there; then
+whether anyone besides this server dated the seal before the round: witnesses you trust, whose checkpoint the log must extend,
+and the time-stamping authorities' tokens, checked against the roots the page carries (and any you add below).</p>
+${amendmentsOf(cert).length ? html`<p>The winners were amended after the draw, so it also checks each amendment: its signature, that it is chained to the one before by hash and in sequence, that its substitute is the next unused reserve, and that it is in the transparency log.</p>` : ''}
+${evidenceSettings()}
 <button type="button" id="verify-button" hidden>Verify this draw</button>
 <div id="verify-result" aria-live="polite"><p id="verify-status"></p><ul id="verify-checks" class="checks"></ul></div>
 <p>From a terminal: <code class="mono">npx tyche verify ${urls.page}</code>, or without the repository

@@ -6,8 +6,15 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { isRecord } from '../proof/report.ts';
 import { ALGORITHM_V2 } from '../proof/v2-types.ts';
 import { OPERATOR_TRUST_LABEL, verifyCertificate } from '../proof/verifier.ts';
-import { fetchJson, note, renderChecks, type ShownCheck, shownCheck } from './check-list.ts';
-import { pageLogChecks, rememberWitnessKeys, typedWitnessKeys } from './log-page-check.ts';
+import {
+  fetchJson,
+  fillTimestampLines,
+  note,
+  renderChecks,
+  type ShownCheck,
+  shownCheck,
+} from './check-list.ts';
+import { pageLogChecks, typedTsaTrust, wireEvidenceSettings } from './log-page-check.ts';
 import { chainsFor, relayRound } from './relay-fetch.ts';
 
 /** The rows the server rendered, so what a visitor reads is tied to what was verified. */
@@ -30,7 +37,9 @@ function checkPage(section: HTMLElement, certificate: unknown): ShownCheck {
     );
   };
   const reservesOk = cert.algorithm !== ALGORITHM_V2 || same('reserve', cert.reserves);
-  return section.dataset.hash === cert.hash && same('winner', cert.winners) && reservesOk
+  // The winners as amended, when shown, are those the JSON publishes (and the checks below verify).
+  const amendedOk = same('amended', cert.amended_winners ?? []);
+  return section.dataset.hash === cert.hash && same('winner', cert.winners) && reservesOk && amendedOk
     ? { label, state: 'ok', detail: 'the hash and winners on this page are those of the signed certificate' }
     : { label, state: 'bad', detail: 'the hash or winners on this page differ from the certificate' };
 }
@@ -74,12 +83,14 @@ async function run(section: HTMLElement, button: HTMLButtonElement): Promise<voi
       sha256,
       chains: extra?.chains,
       beaconRecord: extra?.beaconRecord,
+      tsaTrust: typedTsaTrust(),
     });
+    fillTimestampLines(report.timestamps);
     const checks = [
       checkPage(section, certificate),
       // v1's trust line is a statement, not something the browser could check: shown as a note.
       ...report.checks.map((c) => (c.id === 'trust' ? note(c.label, c.detail) : shownCheck(c))),
-      ...(await pageLogChecks(certificate, keys)),
+      ...(await pageLogChecks(certificate, keys, report.outside)),
       ...(extra?.notes ?? []),
     ];
     const counted = checks.filter((c) => c.state !== 'note');
@@ -111,11 +122,8 @@ const button = document.getElementById('verify-button');
 if (section && button instanceof HTMLButtonElement) {
   button.hidden = false;
   button.addEventListener('click', () => void run(section, button));
-  // Witness keys are the visitor's own choice, kept in this browser between visits.
-  const witnesses = document.getElementById('witness-keys');
-  if (witnesses instanceof HTMLTextAreaElement) {
-    witnesses.closest('details')?.removeAttribute('hidden');
-    witnesses.value = typedWitnessKeys().join('\n');
-    witnesses.addEventListener('change', () => rememberWitnessKeys(witnesses.value));
-  }
+  // A verdict already shown is re-run under the visitor's new witnesses or requirement.
+  wireEvidenceSettings(() => {
+    if (document.getElementById('verify-checks')?.hasChildNodes()) void run(section, button);
+  });
 }

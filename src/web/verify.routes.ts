@@ -25,8 +25,12 @@ export interface CertificateLookup {
 const MAX_ID_LENGTH = 128;
 // The page may gain information as the software improves; its certificate never changes.
 const CACHE = 'public, max-age=300';
-/** A certificate's JSON and PDF are fixed once it is signed: clients and proxies may keep them. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
+/**
+ * The signed certificate never changes, but what sits beside it does: timestamps that arrive
+ * after the draw and amendments (CONTRACT.md §13, §14). So the JSON and PDF are kept briefly
+ * and revalidated by their ETag, never marked immutable.
+ */
+const REVALIDATE = 'public, max-age=300, must-revalidate';
 /** Rendered PDFs kept per process (one is about 0.4 s of CPU to render). */
 const RENDERED_KEPT = 200;
 
@@ -102,7 +106,7 @@ export const verifyRoutes: FastifyPluginAsync<{
                 renderCertificatePdf(cert, `${base}${path}`, `${base}/docs/draw-algorithm`),
               )
             : { body: json, etag: etagOf(json) };
-        reply.header('cache-control', IMMUTABLE).header('etag', out.etag);
+        reply.header('cache-control', REVALIDATE).header('etag', out.etag);
         if (suffix === 'pdf') {
           const filename = `tyche-certificate-${id.replace(/[^A-Za-z0-9_-]/g, '_')}.pdf`;
           reply.type('application/pdf').header('content-disposition', `inline; filename="${filename}"`);

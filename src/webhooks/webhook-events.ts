@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 export const WEBHOOK_EVENTS = [
   'giveaway.sealed',
   'giveaway.drawn',
+  'giveaway.amended',
   'participant.joined',
   'webhook.test',
 ] as const;

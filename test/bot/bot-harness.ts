@@ -125,6 +125,8 @@ export async function startBotHarness<G extends BotGiveaways = ReturnType<typeof
     PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
     TELEGRAM_BOT_TOKEN: fake.token,
     TELEGRAM_API_ROOT: fake.url,
+    // No real TSA: timestamps are off in the bot's tests.
+    TYCHE_TSA_URLS: '',
     ...(drand
       ? { DRAND_URL: drand.url, DRAND_CHAIN: JSON.stringify(drand.info), TYCHE_SEAL_DELAY_ROUNDS: '2' }
       : {}),

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { FluentResource } from '@fluent/bundle';
 import { COMMANDS } from '../../src/bot/commands.ts';
 import { LANGUAGES, LOCALES_DIR, translate } from '../../src/bot/i18n.ts';
+import { AMENDMENT_REASONS } from '../../src/proof/amendments.ts';
 
 /** Every message of one catalogue, with the variables it uses. */
 function catalogue(language: string): Map<string, Set<string>> {
@@ -32,6 +33,7 @@ const DYNAMIC: Record<string, readonly string[]> = {
   'new-ask-': ['title', 'description', 'winners', 'ends', 'channel', 'required'],
   'giveaway-status-': ['active', 'sealing', 'sealed', 'completed'],
   'status-': ['active', 'sealing', 'sealed', 'completed'],
+  'reason-': AMENDMENT_REASONS,
 };
 
 test('both catalogues hold the same messages with the same variables', () => {
@@ -60,7 +62,7 @@ test('every message the code names exists in every language, and every message i
   );
   // Keys passed on as values (`key: 'new-bad-title'`) and chosen by a ternary are named too.
   for (const m of code.matchAll(
-    /'((?:new|join|post|revoke|draw|my|key|status|giveaway|challenge|welcome|plan|receipt|language|business|console|label|something|winner|joined|help)-[a-z0-9-]+|joined)'/g,
+    /'((?:new|join|post|revoke|draw|my|key|status|giveaway|challenge|welcome|plan|receipt|language|business|console|label|something|winner|joined|help|claim|replace|manage)-[a-z0-9-]+|joined)'/g,
   )) {
     named.add(m[1]);
   }

@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { User } from 'grammy/types';
 import { createTelegram, fetchBotInfo } from '../../src/bot/telegram.setup.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import { createServices } from '../../src/services.ts';
 import { openStore } from '../../src/store/store.ts';
 import type { TelegramCall } from '../helpers/fake-telegram.ts';
 import { type BotHarness, instantSleep, recordingLogger, startBotHarness } from './bot-harness.ts';
+import { businessUser, type RealGiveaways, text } from './console-helpers.ts';
 import { telegramUser, textMessage } from './telegram-updates.ts';
-
-type RealGiveaways = Services['giveaways'];
-const text = (call: TelegramCall) => String(call.params.text);
-
-async function businessUser(h: BotHarness<RealGiveaways>, extra: Partial<User> = {}): Promise<User> {
-  const user = telegramUser(extra);
-  await h.services.accounts.setPlan(user.id, 'business');
-  return user;
-}
 
 describe('languages: Russian by language_code, switched with /language', () => {
   let h: BotHarness<RealGiveaways>;

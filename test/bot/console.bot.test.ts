@@ -1,52 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { User } from 'grammy/types';
 import { CHANNEL_POST_JOB } from '../../src/bot/bot-jobs.ts';
-import type { Services } from '../../src/services.ts';
-import type { TelegramCall } from '../helpers/fake-telegram.ts';
 import { type BotHarness, startBotHarness } from './bot-harness.ts';
+import {
+  businessUser,
+  button,
+  buttons,
+  channelFor,
+  type RealGiveaways,
+  text,
+  throughNew,
+} from './console-helpers.ts';
 import { forwardedFrom, telegramUser } from './telegram-updates.ts';
-
-type RealGiveaways = Services['giveaways'];
-
-let nextChannel = -1_001_500_000_000;
-const channelFor = (h: BotHarness<RealGiveaways>, options: { admin?: boolean; username?: string } = {}) => {
-  const id = nextChannel--;
-  const channel = { id, title: `Channel ${-id}`, username: options.username ?? `chan_${-id % 1_000_000}` };
-  h.fake.addChannel(channel);
-  if (options.admin !== false) h.fake.makeBotAdmin(id);
-  return channel;
-};
-
-async function businessUser(h: BotHarness<RealGiveaways>, extra: Partial<User> = {}): Promise<User> {
-  const user = telegramUser(extra);
-  await h.services.accounts.setPlan(user.id, 'business');
-  return user;
-}
-
-const text = (call: TelegramCall) => String(call.params.text);
-const buttons = (call: TelegramCall): { text: string; callback_data?: string; url?: string }[] =>
-  (call.params.reply_markup?.inline_keyboard ?? []).flat();
-const button = (call: TelegramCall, label: RegExp) => {
-  const found = buttons(call).find((b) => label.test(b.text));
-  assert.ok(found, `a button labelled ${label} in ${JSON.stringify(buttons(call))}`);
-  return found;
-};
-
-/** Runs `/new` through every step with good answers; resolves with the preview message. */
-async function throughNew(
-  h: BotHarness<RealGiveaways>,
-  user: User,
-  answers: { channel: string; required?: string; title?: string },
-): Promise<TelegramCall> {
-  assert.match(text(await h.say(user, '/new')), /step 1 of 6/);
-  assert.match(text(await h.say(user, answers.title ?? 'Summer <prize>')), /Step 2 of 6/);
-  assert.match(text(await h.say(user, 'A bike & a helmet')), /Step 3 of 6/);
-  assert.match(text(await h.say(user, '2')), /Step 4 of 6/);
-  assert.match(text(await h.say(user, 'in 6h')), /Step 5 of 6/);
-  assert.match(text(await h.say(user, answers.channel)), /Step 6 of 6/);
-  return h.say(user, answers.required ?? '-');
-}
 
 describe('the giveaway console (/new, /giveaways, /draw, /my)', () => {
   let h: BotHarness<RealGiveaways>;

@@ -20,6 +20,7 @@ async function serve(fake: FakeTelegram, extra: ConfigInput = {}) {
     TYCHE_SOURCES: 'system',
     TELEGRAM_BOT_TOKEN: fake.token,
     TELEGRAM_API_ROOT: fake.url,
+    TYCHE_TSA_URLS: '',
     ...extra,
   });
   const server = await startServer(config, pino({ level: 'silent' }));

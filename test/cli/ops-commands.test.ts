@@ -46,7 +46,15 @@ describe('tyche --version and --help', () => {
     const groups = [
       ...new Set(COMMANDS.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0])),
     ];
-    assert.deepEqual(groups.sort(), ['accounts', 'keys', 'log', 'log-key', 'signing-key', 'witness-key']);
+    assert.deepEqual(groups.sort(), [
+      'accounts',
+      'jobs',
+      'keys',
+      'log',
+      'log-key',
+      'signing-key',
+      'witness-key',
+    ]);
     for (const group of groups) {
       const res = await runTyche([group, '--help'], {});
       assert.equal(res.code, 0, group);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { signingKeyFromSecret } from '../../src/signing/certificate-crypto.ts';
-import { ROTATION_GRACE_MS } from '../../src/signing/signer.ts';
+import { LEASE_MS, REFRESH_MS } from '../../src/signing/signer.ts';
 import { draw, readyGiveaway } from '../giveaways/giveaway-helpers.ts';
 import { startTestApp } from '../helpers/app.ts';
 import { runTyche } from '../helpers/cli.ts';
@@ -55,23 +55,24 @@ for (const target of await storeTargets()) {
         assert.deepEqual(replaced, [before.kid]);
         assert.notEqual(kid, before.kid);
 
-        // A running process takes the new key up at its next reload.
-        clock.advance(31_000);
+        // A running process takes the new key up at its next read, within REFRESH_MS.
+        clock.advance(REFRESH_MS);
         const after = await drawnWith();
         assert.equal(after.kid, kid);
-        const inGrace = await keys();
+        // The old key stays valid while the lease the process took on it before lasts.
+        const inUse = await keys();
         assert.deepEqual(
-          inGrace.map((k) => [k.kid, k.retired_at]),
+          inUse.map((k) => [k.kid, k.retired_at]),
           [
             [before.kid, null],
             [kid, null],
           ],
         );
 
-        clock.advance(ROTATION_GRACE_MS);
+        clock.advance(LEASE_MS - REFRESH_MS);
         assert.equal((await drawnWith()).kid, kid);
         const retired = (await keys()).find((k) => k.kid === before.kid);
-        // Retired by the first load after the grace period, at that moment.
+        // Retired by the first read after the last lease on it ended, at that moment.
         assert.equal(retired?.retired_at, clock.now().toISOString());
 
         for (const cert of [before, after]) {
@@ -80,7 +81,7 @@ for (const target of await storeTargets()) {
         }
         const log = await runTyche(['log', 'verify', `${base}/log`, '--json'], {});
         assert.equal(log.code, 0, log.stdout + log.stderr);
-        // The log announces the new key and, after the grace period, the old key's retirement.
+        // The log announces the new key and, once no lease on it lasted, the old key's retirement.
         const size = (await (await fetch(`${base}/log/checkpoint`)).text()).split('\n')[1];
         const { entries } = await (await fetch(`${base}/log/entries?start=0&end=${size}`)).json();
         const keyEntries = (entries as { kind: string; leaf_data: string }[])

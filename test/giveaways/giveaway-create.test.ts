@@ -35,6 +35,7 @@ describe('POST /api/v1/giveaways', () => {
         draw_mode: 'verifiable',
         reserve_count: 0,
         ends_at: null,
+        claim_within: null,
         public_url: `http://127.0.0.1:8080/g/${body.public_id}`,
         public_id: undefined,
         title: 'Launch — 3 × headphones',

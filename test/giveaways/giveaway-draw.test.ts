@@ -101,6 +101,7 @@ describe('POST /api/v1/giveaways/{public_id}/draw', () => {
       'hash',
       'signature',
       'log_index',
+      'certificate_timestamps',
     ]);
     assert.equal(cert.public_id, id);
     assert.equal(cert.winners_count, 5);
@@ -139,8 +140,9 @@ describe('POST /api/v1/giveaways/{public_id}/draw', () => {
       hash: _hash,
       signature: _signature,
       log_index: _logIndex,
+      certificate_timestamps: _timestamps,
       ...forgedBody
-    } = forged as typeof forged & { log_index: number };
+    } = forged as typeof forged & { log_index: number; certificate_timestamps: unknown };
     const rehashed = { ...forged, hash: certificateHash(forgedBody) };
     const check = signedObjectCheck(rehashed, keys);
     assert.equal(check.hashOk, true);
@@ -277,6 +279,7 @@ describe('POST /api/v1/giveaways/{public_id}/draw', () => {
           username: w.username,
           position: i + 1,
         })),
+        claimUntil: null,
       });
       assert.equal(
         (await withBot.app.inject({ url: `${API}/${id}`, headers: bearer(key) })).json().status,

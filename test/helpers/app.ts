@@ -5,6 +5,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
 import type { SubmitToWitness } from '../../src/log/witness-job.ts';
 import type { RandomnessTuning } from '../../src/randomness/randomness.setup.ts';
+import type { Timers } from '../../src/randomness/timers.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { Clock } from '../../src/shared/clock.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -28,6 +29,8 @@ export async function startTestApp(
     clock?: Clock;
     randomness?: RandomnessTuning;
     submitToWitness?: SubmitToWitness;
+    /** Runs the TSA requests' time limits (a fake clock, so a test cuts a slow TSA without waiting). */
+    tsaTimers?: Timers;
     /** A store opened beforehand (its cleanup becomes the app's), instead of a fresh one. */
     opened?: OpenedStore;
     /** Extra routes a test needs (registered before the app is ready). */
@@ -43,6 +46,8 @@ export async function startTestApp(
     TYCHE_SOURCES: 'system',
     // Nothing in a test may reach a real relay: a verifiable test points this at its fake chain.
     DRAND_URL: 'http://127.0.0.1:9',
+    // Nor a real TSA: timestamps are off unless a test names its fake TSAs.
+    TYCHE_TSA_URLS: '',
     ...options.config,
   } as Record<string, string>;
   const config = createConfig(env);
@@ -52,6 +57,7 @@ export async function startTestApp(
     registry: metrics.registry,
     randomness: options.randomness,
     submitToWitness: options.submitToWitness,
+    tsaTimers: options.tsaTimers,
   });
   const app = await buildApp({ config, store: opened.store, metrics, ...services });
   checkResponsesAgainstDocument(app);

@@ -36,6 +36,8 @@ export async function startServerProcess(
       HOST: '127.0.0.1',
       // No test may reach a real drand relay; a verifiable test passes its fake chain's URL.
       DRAND_URL: 'http://127.0.0.1:9',
+      // Nor a real TSA: a test that wants timestamps names its fake TSAs.
+      TYCHE_TSA_URLS: '',
       ...env,
       LOG_LEVEL: 'info',
       PORT: String(port),

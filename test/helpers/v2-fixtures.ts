@@ -189,6 +189,7 @@ export function publicViewOf(
     ends_at: '2025-01-02T12:00:00.000Z',
     seal: status === 'active' ? null : f.seal,
     log_index: null,
+    seal_timestamps: [],
     certificate_id: drawn ? f.certificate.certificate_id : null,
     certificate_log_index: null,
     verify_url: drawn ? `${base}/verify/${f.certificate.certificate_id}` : null,

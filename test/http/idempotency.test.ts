@@ -272,7 +272,7 @@ test('the OpenAPI document gives every POST the Idempotency-Key header and its 4
       assert.match(item.post.responses['409'].description, /idempotency_key_in_progress/, path);
       assert.match(item.post.responses['422'].description, /idempotency_key_reused/, path);
     }
-    assert.equal(posts, 8, `${posts} POST operations`);
+    assert.equal(posts, 10, `${posts} POST operations`);
   } finally {
     await t.close();
   }

@@ -99,6 +99,7 @@ describe('the OpenAPI document', () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.deepEqual(doc.servers, [{ url: BASE }]);
     assert.deepEqual(Object.keys(doc.webhooks).sort(), [
+      'giveaway.amended',
       'giveaway.drawn',
       'giveaway.sealed',
       'participant.joined',

@@ -63,7 +63,8 @@ const withSigned = (url: string, value = 'true') => `${url}${url.includes('?') ?
 /** The signed bytes rebuilt by hand from the contract's words, and checked with node:crypto alone. */
 function checkIndependently(result: Json, keys: Json) {
   const { signed, ...rest } = result;
-  const bytes = Buffer.from(canonicalJson({ ...rest, serial: signed.serial, issued_at: signed.issued_at }));
+  const { serial, issued_at, account_serial, account } = signed;
+  const bytes = Buffer.from(canonicalJson({ ...rest, serial, issued_at, account_serial, account }));
   assert.equal(createHash('sha256').update(bytes).digest('hex'), signed.hash);
   assert.equal(signed.signature.alg, 'Ed25519');
   const jwk = keys.keys.find((k: Json) => k.kid === signed.signature.kid);
@@ -106,7 +107,16 @@ for (const target of await storeTargets()) {
         assert.equal(res.statusCode, 200, res.body);
         const body = res.json();
         assert.deepEqual(Object.keys(body), [...call.members, 'signed']);
-        assert.deepEqual(Object.keys(body.signed), ['serial', 'issued_at', 'hash', 'signature']);
+        assert.deepEqual(Object.keys(body.signed), [
+          'serial',
+          'issued_at',
+          'hash',
+          'signature',
+          'account_serial',
+          'account',
+          'log_index',
+        ]);
+        assert.match(body.signed.account, /^o_[0-9A-Za-z]{16}$/);
         assert.ok(Number.isSafeInteger(body.signed.serial) && body.signed.serial >= 1);
         assert.equal(body.signed.issued_at, new Date(Date.parse(body.signed.issued_at)).toISOString());
         checkIndependently(body, keys);

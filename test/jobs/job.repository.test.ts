@@ -49,6 +49,8 @@ for (const target of await storeTargets()) {
         lastError: null,
         createdAt: T - 5,
         doneAt: null,
+        failures: 0,
+        failedAt: null,
       } satisfies Job);
       assert.equal((await claim(kind, T)).length, 1);
     });
@@ -137,7 +139,7 @@ for (const target of await storeTargets()) {
       const key = `k:${randomUUID()}`;
       await jobs.enqueue({ kind, key, runAt: T, payload: null });
       const [job] = await claim(kind, T);
-      await store.db.transaction().execute((trx) => jobs.complete(job.id, T + 5, trx));
+      await store.db.transaction().execute((trx) => jobs.complete(job.id, T + 5, { trx }));
       const done = await jobs.find(key);
       assert.equal(done?.doneAt, T + 5);
       assert.equal(done?.lockedUntil, null);
@@ -161,6 +163,29 @@ for (const target of await storeTargets()) {
       const [again] = await claim(kind, T + 2000);
       assert.equal(again.attempts, 2);
       assert.equal(again.lastError, 'upstream 503');
+    });
+
+    test('writes under a claim do nothing once another claim has taken the job; leases renew in one statement', async () => {
+      const kind = newKind();
+      const [k1, k2] = [`k:${randomUUID()}`, `k:${randomUUID()}`];
+      await jobs.enqueue({ kind, key: k1, runAt: T, payload: null });
+      await jobs.enqueue({ kind, key: k2, runAt: T, payload: null });
+      const [old, other] = await claim(kind, T);
+      assert.deepEqual(
+        (await jobs.renewLeases([old, other], T + 2 * LEASE)).sort(),
+        [old.id, other.id].sort(),
+      );
+      assert.equal((await jobs.find(k1))?.lockedUntil, T + 2 * LEASE);
+      assert.deepEqual(await claim(kind, T + LEASE + 1), [], 'renewed leases hold past the first end');
+
+      const [taken] = await claim(kind, T + 2 * LEASE + 1, 1);
+      assert.equal(taken.id, old.id);
+      assert.deepEqual(await jobs.renewLeases([old], T + 3 * LEASE), [], 'the old claim cannot renew');
+      assert.equal(await jobs.complete(old.id, T, { claim: old.attempts }), false);
+      assert.equal(await jobs.retry(old.id, { runAt: T, error: 'x', claim: old.attempts }), false);
+      assert.equal(await jobs.fail(old.id, { at: T, error: 'x', claim: old.attempts }), false);
+      assert.equal((await jobs.find(k1))?.lockedUntil, taken.lockedUntil, 'the new claim is untouched');
+      assert.equal(await jobs.complete(taken.id, T, { claim: taken.attempts }), true);
     });
 
     test('reschedule moves a pending job earlier or later', async () => {

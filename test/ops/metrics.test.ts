@@ -30,6 +30,7 @@ describe('/metrics on a running server', () => {
       PORT: '0',
       TYCHE_SOURCES: 'system',
       DRAND_URL: 'http://127.0.0.1:9',
+      TYCHE_TSA_URLS: '',
     });
     server = await startServer(config, pino({ level: 'silent' }));
     // Through the server's own store handle: a second SQLite handle in one process could wait on it.

@@ -6,12 +6,19 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const PROOF_DIR = fileURLToPath(new URL('../../src/proof/', import.meta.url));
 const NODE_MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.url));
-const IMPORT = /\b(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g;
-/** The only packages the proof core may use; everything else must come from src/proof itself. */
-export const ALLOWED_PACKAGES = /^@noble\/(curves|hashes)\//;
+/** Static imports and re-exports (at a line's start), bare imports and dynamic `import(…)`. */
+const IMPORT =
+  /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]/gm;
+/**
+ * The only packages the proof core may use (the @noble primitives, and pkijs with asn1js for the
+ * RFC 3161 tokens); everything else must come from src/proof itself.
+ */
+export const ALLOWED_PACKAGES = /^(@noble\/(curves|hashes)\/|pkijs$|asn1js$)/;
+/** What those packages need to load, linked into the stripped copy's node_modules. */
+const LINKED_PACKAGES = ['@noble', '@peculiar', 'pkijs', 'asn1js', 'bytestreamjs'];
 
 export function importSpecifiers(source: string): string[] {
-  return [...source.matchAll(IMPORT)].map((m) => m[1]);
+  return [...source.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3]);
 }
 
 /** Every .ts file reachable from `entry` by relative imports, `entry` first. */
@@ -31,13 +38,13 @@ export function moduleClosure(entry: string): string[] {
 
 /**
  * Loads src/proof/<name>.ts the way a browser bundle sees it: type-stripped JavaScript in a folder
- * of its own (only @noble packages resolvable), so a stray import or a TypeScript-only construct fails.
+ * of its own (only the allowed packages resolvable), so a stray import or a TypeScript-only construct fails.
  */
 export async function loadStripped<T>(name: string): Promise<{ module: T; dispose: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), 'tyche-proof-'));
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
   mkdirSync(join(dir, 'node_modules'));
-  symlinkSync(join(NODE_MODULES, '@noble'), join(dir, 'node_modules', '@noble'));
+  for (const name of LINKED_PACKAGES) symlinkSync(join(NODE_MODULES, name), join(dir, 'node_modules', name));
   for (const file of moduleClosure(join(PROOF_DIR, `${name}.ts`))) {
     const js = stripTypeScriptTypes(readFileSync(file, 'utf8'), { mode: 'strip' }).replace(
       /(['"])(\.{1,2}\/[^'"]+)\.ts\1/g,

@@ -1,52 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { seedOf } from '../../src/log/log-key.ts';
-import { cosign, cosignerVerifierKey } from '../../src/proof/cosignature.ts';
-import {
-  checkLogEvidence,
-  type KeyEntryEvidence,
-  type LogEvidence,
-  SEAL_OPERATOR_ONLY,
-} from '../../src/proof/log-evidence.ts';
-import { formatNote, parseNote } from '../../src/proof/note.ts';
+import { checkLogEvidence } from '../../src/proof/log-evidence.ts';
 import { createSigningKey } from '../../src/signing/certificate-crypto.ts';
-import { certificateBy, logWorld, sealBy, sha256 } from './log-world.ts';
-
-const ROUND_AT = '2026-11-23T12:00:00.000Z';
-const ROUND_SECONDS = Date.parse(ROUND_AT) / 1000;
-
-/** A log of: key K announced, a seal and a certificate by K, key K retired, a late certificate by K. */
-function scene() {
-  const w = logWorld();
-  const k = createSigningKey();
-  const announced = w.announce(k);
-  const seal = sealBy(k, 's_1', ROUND_AT);
-  const sealIndex = w.append(seal);
-  const cert = certificateBy(k, 'c_1');
-  const certIndex = w.append(cert);
-  const retired = w.announce(k, '2026-06-01T00:00:00.000Z');
-  const late = certificateBy(k, 'c_late');
-  const lateIndex = w.append(late);
-  const keyEntries = (size = w.size): KeyEntryEvidence[] =>
-    [announced, retired].map((index) => ({
-      index,
-      leafData: w.leaves[index],
-      proof: w.inclusion(index, size),
-    }));
-  const evidence = (over: Partial<LogEvidence> = {}): LogEvidence => ({
-    logKey: w.vkey,
-    keySource: 'pinned earlier',
-    checkpoint: w.checkpoint(),
-    objects: [
-      { what: 'seal', object: seal, index: sealIndex, proof: w.inclusion(sealIndex) },
-      { what: 'certificate', object: cert, index: certIndex, proof: w.inclusion(certIndex) },
-    ],
-    keyEntries: { [k.kid]: keyEntries() },
-    sha256,
-    ...over,
-  });
-  return { w, k, seal, sealIndex, cert, certIndex, late, lateIndex, keyEntries, evidence };
-}
+import { certificateBy, logWorld, scene, sha256 } from './log-world.ts';
 
 const byId = (checks: { id: string; ok: boolean; detail: string }[]) =>
   Object.fromEntries(checks.map((c) => [c.id, c]));
@@ -209,53 +166,5 @@ describe('log evidence', () => {
       sha256,
     });
     assert.match(byId(bad.checks)['log-key-certificate'].detail, /does not verify under key/);
-  });
-
-  test('witnesses count only under trusted keys, included seal, and a cosignature before the round', () => {
-    const s = scene();
-    const wit = createSigningKey();
-    const other = createSigningKey();
-    const witKey = cosignerVerifierKey('w.test/witness', wit.publicKeyRaw);
-    const otherKey = cosignerVerifierKey('o.test/witness', other.publicKeyRaw);
-    const at = s.sealIndex + 1;
-    const note = s.w.checkpoint(at);
-    const parsed = parseNote(note);
-    const cosigned = (time: number) =>
-      formatNote(parsed.text, [
-        ...parsed.signatures,
-        cosign(parsed.text, 'w.test/witness', seedOf(wit), time),
-        cosign(parsed.text, 'o.test/witness', seedOf(other), time),
-      ]);
-    const witness = (sealWitness: unknown, trusted: string[]) =>
-      byId(checkLogEvidence(s.evidence({ witness: { seal: s.seal, sealWitness, trusted } })).checks)[
-        'seal-witness'
-      ];
-    const good = {
-      checkpoint: cosigned(ROUND_SECONDS - 5),
-      index: s.sealIndex,
-      proof: s.w.inclusion(s.sealIndex, at),
-    };
-
-    assert.deepEqual(witness(good, [witKey]), {
-      id: 'seal-witness',
-      label: 'Seal witnesses',
-      ok: true,
-      detail: 'seal witnessed before the round by 1 witness',
-    });
-    assert.equal(witness(good, [witKey, otherKey]).detail, 'seal witnessed before the round by 2 witnesses');
-    assert.equal(witness(good, []).detail, SEAL_OPERATOR_ONLY);
-    assert.equal(witness(undefined, [witKey]).detail, SEAL_OPERATOR_ONLY);
-    assert.match(witness(undefined, ['not a key']).detail, /^the witness key "not a key": /);
-    assert.match(witness(good, [s.w.vkey]).detail, /it is not a witness \(cosigner\) key$/);
-    const afterRound = { ...good, checkpoint: cosigned(ROUND_SECONDS) };
-    assert.equal(witness(afterRound, [witKey]).detail, SEAL_OPERATOR_ONLY);
-
-    const wrongIndex = witness({ ...good, index: s.certIndex }, [witKey]);
-    assert.equal(wrongIndex.ok, false);
-    const badProof = witness({ ...good, proof: s.w.inclusion(0, at) }, [witKey]);
-    assert.match(badProof.detail, /does not include this seal/);
-    const unsigned = parseNote(good.checkpoint);
-    const otherLog = formatNote(unsigned.text, unsigned.signatures.slice(1));
-    assert.match(witness({ ...good, checkpoint: otherLog }, [witKey]).detail, /^the witnessed checkpoint: /);
   });
 });

@@ -3,6 +3,7 @@ import { seedOf } from '../../src/log/log-key.ts';
 import { signCheckpoint } from '../../src/proof/checkpoint.ts';
 import { toHex } from '../../src/proof/hex.ts';
 import { keyEntryBody, leafDataOf } from '../../src/proof/log-entry.ts';
+import type { KeyEntryEvidence, LogEvidence } from '../../src/proof/log-evidence.ts';
 import { inclusionProofFromLeaves, leafHash, rootOfNodes } from '../../src/proof/merkle.ts';
 import { consistencyProofFromLeaves } from '../../src/proof/merkle-proofs.ts';
 import { verifierKey } from '../../src/proof/note.ts';
@@ -12,10 +13,10 @@ export const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').
 
 /**
  * A transparency log in memory, built with the proof core's own tree functions and signed with a
- * real log key: checkpoints, inclusion and consistency proofs at any size it has reached.
+ * real log key (its own, or one given: a fork by the log's holder): checkpoints, inclusion and
+ * consistency proofs at any size it has reached.
  */
-export function logWorld(origin = 'tyche.test/log') {
-  const logKey = createSigningKey();
+export function logWorld(origin = 'tyche.test/log', logKey: SigningKey = createSigningKey()) {
   const seed = seedOf(logKey);
   const leaves: Uint8Array[] = [];
   const packed = (size: number) => {
@@ -58,10 +59,21 @@ export function logWorld(origin = 'tyche.test/log') {
   return world;
 }
 
-/** A seal-shaped signed object (only what the log checks read), with its drand round time. */
-export function sealBy(key: SigningKey, id: string, roundAt: string): Record<string, unknown> {
+/** A seal-shaped signed object (only what the log checks read), with its drand round time; `extra` makes another of the same id. */
+export function sealBy(
+  key: SigningKey,
+  id: string,
+  roundAt: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return sealCertificate<Record<string, unknown>>(
-    { type: 'tyche-seal-v2', seal_id: id, giveaway: { public_id: id }, beacon: { round_at: roundAt } },
+    {
+      type: 'tyche-seal-v2',
+      seal_id: id,
+      giveaway: { public_id: id },
+      beacon: { round_at: roundAt },
+      ...extra,
+    },
     key,
   );
 }
@@ -71,4 +83,39 @@ export function certificateBy(key: SigningKey, id: string): Record<string, unkno
     { algorithm: 'tyche-draw-v2', certificate_id: id, seed: '00'.repeat(32) },
     key,
   );
+}
+
+export const SCENE_ROUND_AT = '2026-11-23T12:00:00.000Z';
+
+/** A log of: key K announced, a seal and a certificate by K, key K retired, a late certificate by K. */
+export function scene() {
+  const w = logWorld();
+  const k = createSigningKey();
+  const announced = w.announce(k);
+  const seal = sealBy(k, 's_1', SCENE_ROUND_AT);
+  const sealIndex = w.append(seal);
+  const cert = certificateBy(k, 'c_1');
+  const certIndex = w.append(cert);
+  const retired = w.announce(k, '2026-06-01T00:00:00.000Z');
+  const late = certificateBy(k, 'c_late');
+  const lateIndex = w.append(late);
+  const keyEntries = (size = w.size): KeyEntryEvidence[] =>
+    [announced, retired].map((index) => ({
+      index,
+      leafData: w.leaves[index],
+      proof: w.inclusion(index, size),
+    }));
+  const evidence = (over: Partial<LogEvidence> = {}): LogEvidence => ({
+    logKey: w.vkey,
+    keySource: 'pinned earlier',
+    checkpoint: w.checkpoint(),
+    objects: [
+      { what: 'seal', object: seal, index: sealIndex, proof: w.inclusion(sealIndex) },
+      { what: 'certificate', object: cert, index: certIndex, proof: w.inclusion(certIndex) },
+    ],
+    keyEntries: { [k.kid]: keyEntries() },
+    sha256,
+    ...over,
+  });
+  return { w, k, seal, sealIndex, cert, certIndex, late, lateIndex, keyEntries, evidence };
 }

@@ -6,7 +6,17 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { nodeSha256 } from '../../src/cli/verify/verify-context.ts';
-import { signedResultBytes, signedResultOf, verifySignedResult } from '../../src/proof/signed-result.ts';
+import { leafDataOf, readLogEntry } from '../../src/proof/log-entry.ts';
+import { resultEntryBody, resultEntryProblem } from '../../src/proof/result-entry.ts';
+import { objectHashProblem, objectSignatureProblem } from '../../src/proof/signed-object.ts';
+import {
+  isCounted,
+  type SignedBlock,
+  type SignedFields,
+  signedResultBytes,
+  signedResultOf,
+  verifySignedResult,
+} from '../../src/proof/signed-result.ts';
 import { bearer, startTestApp } from '../helpers/app.ts';
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
@@ -19,6 +29,8 @@ interface Vector {
   valid: boolean;
   result: Record<string, unknown>;
   signed_bytes?: string;
+  /** For a valid result counted per account: its log entry, signed by the result's key. */
+  log_entry?: Record<string, unknown>;
 }
 const fixture = JSON.parse(readFileSync(VECTORS, 'utf8')) as { keys: unknown; vectors: Vector[] };
 
@@ -33,9 +45,40 @@ describe('signed results: the vectors made by the Python reference', () => {
       assert.equal(report.valid, vector.valid, JSON.stringify(report.checks, null, 2));
       if (vector.signed_bytes === undefined) return;
       const result = signedResultOf(vector.result)!;
-      const signed = result.signed as { serial: number; issued_at: string };
-      const bytes = signedResultBytes(result, signed.serial, signed.issued_at);
+      const bytes = signedResultBytes(result, result.signed as SignedFields);
       assert.equal(new TextDecoder().decode(bytes), vector.signed_bytes);
+      const counted = isCounted(result.signed as SignedFields);
+      const warned = report.checks.filter((c) => c.warning !== undefined).map((c) => c.id);
+      assert.deepEqual(warned, counted ? [] : ['result-counted'], 'only an uncounted result is warned about');
+      assert.equal(vector.log_entry !== undefined, counted, 'every counted result has its log entry');
+    });
+  }
+
+  for (const vector of fixture.vectors.filter((v) => v.log_entry !== undefined)) {
+    test(`${vector.name}: its log entry is the one the result implies, signed by its key`, () => {
+      const result = signedResultOf(vector.result) as Record<string, unknown> & { signed: SignedBlock };
+      const entry = vector.log_entry!;
+      const { hash: _hash, signature: _signature, ...body } = entry;
+      assert.deepEqual(body, resultEntryBody(result));
+      assert.equal(resultEntryProblem(entry, result), null);
+      assert.equal(objectHashProblem(entry, nodeSha256), null);
+      assert.equal(objectSignatureProblem(entry, fixture.keys), null);
+      const read = readLogEntry(leafDataOf(entry), 'result', String(result.signed.serial));
+      assert.ok(read.ok, JSON.stringify(read));
+      const other = {
+        ...result,
+        signed: { ...result.signed, account_serial: result.signed.account_serial! + 1 },
+      };
+      assert.match(
+        resultEntryProblem(entry, other) ?? '',
+        /its account_serial is \d+, where the result implies/,
+      );
+      const changed = { ...entry, request: { endpoint: 'bytes' } };
+      assert.match(resultEntryProblem(changed, result) ?? '', /its request is/);
+      assert.match(
+        resultEntryProblem({ ...entry, note: 'x' }, result) ?? '',
+        /members that a result entry does not have/,
+      );
     });
   }
 
@@ -81,9 +124,19 @@ describe('signed results: the Python reference checks what the service signs', {
       for (const [i, res] of responses.entries()) {
         assert.equal(res.statusCode, 200, res.body);
         writeFileSync(join(dir, `${i}.json`), res.body);
-        const checked = runPython([REFERENCE, join(dir, `${i}.json`), join(dir, 'keys.json')]);
+        const index = res.json().signed.log_index;
+        const page = await t.app.inject({ url: `/log/entries?start=${index}&end=${index + 1}` });
+        const leaf = Buffer.from(page.json().entries[0].leaf_data, 'base64');
+        writeFileSync(join(dir, `${i}.entry.json`), leaf);
+        const files = [`${i}.json`, 'keys.json', `${i}.entry.json`].map((name) => join(dir, name));
+        const checked = runPython([REFERENCE, ...files]);
         assert.equal(checked.status, 0, `${res.body}\n${checked.stdout}${checked.stderr}`);
+        assert.match(checked.stdout, /✓ log entry: /);
       }
+      const entryOfAnother = join(dir, '1.entry.json');
+      const mismatched = runPython([REFERENCE, join(dir, '0.json'), join(dir, 'keys.json'), entryOfAnother]);
+      assert.equal(mismatched.status, 1, mismatched.stdout + mismatched.stderr);
+      assert.match(mismatched.stdout, /✗ log entry: its body is not the one the result implies/);
       const changed = { ...responses[0].json(), count: 19 };
       writeFileSync(join(dir, 'changed.json'), JSON.stringify(changed));
       const refused = runPython([REFERENCE, join(dir, 'changed.json'), join(dir, 'keys.json')]);

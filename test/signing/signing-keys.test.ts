@@ -6,12 +6,13 @@ import { buildApp } from '../../src/http/app.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
 import { createLogService } from '../../src/log/log.service.ts';
 import { createServices } from '../../src/services.ts';
-import { createSigner } from '../../src/signing/signer.ts';
-import { createSigningKeyRepository } from '../../src/signing/signing-key.repository.ts';
+import { LEASE_MS } from '../../src/signing/signer.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
 import { addParticipants, createGiveaway, draw } from '../giveaways/giveaway-helpers.ts';
 import { bearer } from '../helpers/app.ts';
+import { createFakeClock, type FakeClock } from '../helpers/fake-clock.ts';
 import { storeTargets } from '../helpers/stores.ts';
+import { LOG_ORIGIN, processSigner } from './signer-helpers.ts';
 
 const example = JSON.parse(
   readFileSync(new URL('../fixtures/certificate-example.json', import.meta.url), 'utf8'),
@@ -19,21 +20,16 @@ const example = JSON.parse(
 const OTHER_SEED = Buffer.alloc(32, 7).toString('base64url');
 const clock = { now: () => new Date() };
 
-/** Announces keys in the store's log, as the service does. */
-const announceIn = (store: Store) => {
-  const log = createLogService({ db: store.db, origin: '127.0.0.1:8080/log' });
-  return (
-    trx: Parameters<typeof log.appendKey>[0],
-    row: Parameters<typeof log.appendKey>[1],
-    retired: boolean,
-  ) => log.appendKey(trx, row, retired);
-};
-
 /** An app on an existing store, as `tyche serve` would build it. */
-async function appOn(store: Store, env: Record<string, string>, extra: Record<string, string> = {}) {
-  const config = createConfig({ ...env, TYCHE_SOURCES: 'system', ...extra });
+async function appOn(
+  store: Store,
+  env: Record<string, string>,
+  extra: Record<string, string> = {},
+  options: { clock?: FakeClock } = {},
+) {
+  const config = createConfig({ ...env, TYCHE_SOURCES: 'system', TYCHE_TSA_URLS: '', ...extra });
   const metrics = createMetrics();
-  const services = createServices(config, store, { registry: metrics.registry });
+  const services = createServices(config, store, { registry: metrics.registry, clock: options.clock });
   const app = await buildApp({ config, store, metrics, ...services });
   await app.ready();
   const keys = async () => (await app.inject({ url: '/.well-known/tyche-keys.json' })).json().keys;
@@ -85,14 +81,20 @@ for (const target of await storeTargets()) {
       }
     });
 
-    test('TYCHE_SIGNING_KEY signs; earlier keys stay published, a replaced one marked retired', async () => {
+    test('TYCHE_SIGNING_KEY signs; earlier keys stay published, a replaced one retired once unused', async () => {
       const opened = await target.open();
+      const clock = createFakeClock(Date.now());
       try {
-        const generated = await appOn(opened.store, opened.env);
+        const generated = await appOn(opened.store, opened.env, {}, { clock });
         const [generatedKey] = await generated.keys();
         await generated.app.close();
 
-        const configured = await appOn(opened.store, opened.env, { TYCHE_SIGNING_KEY: example.key.seed });
+        const configured = await appOn(
+          opened.store,
+          opened.env,
+          { TYCHE_SIGNING_KEY: example.key.seed },
+          { clock },
+        );
         const key = (await configured.services.accounts.createKey({ plan: 'business' })).key;
         const id = await createGiveaway(configured, key);
         await addParticipants(configured, key, id, [{ telegram_id: 1 }]);
@@ -112,10 +114,14 @@ for (const target of await storeTargets()) {
         );
         await configured.app.close();
 
-        const rotated = await appOn(opened.store, opened.env, { TYCHE_SIGNING_KEY: OTHER_SEED });
-        const after = await rotated.keys();
-        assert.equal(after.length, 3);
-        assert.notEqual(after.find((k: { kid: string }) => k.kid === example.key.jwk.kid).retired_at, null);
+        const rotated = await appOn(opened.store, opened.env, { TYCHE_SIGNING_KEY: OTHER_SEED }, { clock });
+        const replaced = async () =>
+          (await rotated.keys()).find((k: { kid: string }) => k.kid === example.key.jwk.kid);
+        assert.equal((await rotated.keys()).length, 3);
+        // The process that signed with it may still date a signature by it until its lease ends.
+        assert.equal((await replaced()).retired_at, null);
+        clock.advance(LEASE_MS);
+        assert.equal((await replaced()).retired_at, clock.now().toISOString());
         const old = await rotated.app.inject({ url: `/api/v1/giveaways/${id}`, headers: bearer(key) });
         assert.equal(old.json().certificate_id, drawn.certificate_id, 'old certificates are untouched');
         await rotated.app.close();
@@ -133,14 +139,12 @@ for (const target of await storeTargets()) {
       const stores = [opened.store, ...Array.from({ length: extra }, () => openStore(opened.env))];
       try {
         const signers = stores.flatMap((store) =>
-          Array.from({ length: 3 }, () =>
-            createSigner({ keys: createSigningKeyRepository(store.db, announceIn(store)), clock }),
-          ),
+          Array.from({ length: 3 }, () => processSigner(store, clock)),
         );
         const kids = await Promise.all(signers.map(async (signer) => (await signer.current()).kid));
         assert.equal(new Set(kids).size, 1, kids.join(','));
         assert.equal((await signers[0].publicKeys()).length, 1);
-        const log = createLogService({ db: opened.store.db, origin: '127.0.0.1:8080/log' });
+        const log = createLogService({ db: opened.store.db, origin: LOG_ORIGIN });
         assert.deepEqual((await log.keyIndices(kids[0])).length, 1, 'the key is announced exactly once');
       } finally {
         for (const store of stores.slice(1)) await store.close();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -10,14 +10,9 @@ import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { openStore, StoreUnavailableError } from '../../src/store/store.ts';
 import { createTestDatabase, postgresUnavailable } from '../helpers/postgres.ts';
+import { listen, stallingProxy } from './stalling-proxy.ts';
 
 const PASSWORD = 'pw-never-shown';
-
-async function listen(server: Server): Promise<number> {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return (server.address() as AddressInfo).port;
-}
 
 /** A TCP server that accepts connections and never says a word, like a host behind a dropping firewall. */
 async function silentServer() {
@@ -29,38 +24,6 @@ async function silentServer() {
   const port = await listen(server);
   return {
     port,
-    close() {
-      for (const s of sockets) s.destroy();
-      server.close();
-    },
-  };
-}
-
-/** Forwards to PostgreSQL until `hang()`; after that it holds every byte, as a stalled server would. */
-async function stallingProxy(target: URL) {
-  let hanging = false;
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const upstream = connect(Number(target.port || 5432), target.hostname);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', () => {});
-    }
-    client.on('data', (d) => {
-      if (!hanging) upstream.write(d);
-    });
-    upstream.on('data', (d) => {
-      if (!hanging) client.write(d);
-    });
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-  });
-  const port = await listen(server);
-  return {
-    port,
-    hang: (on: boolean) => {
-      hanging = on;
-    },
     close() {
       for (const s of sockets) s.destroy();
       server.close();

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { BROWSER_SCRIPTS, VERIFY_SCRIPT_URL } from '../../src/web/browser-modules.ts';
+import { standaloneVerifier } from '../../src/web/bundle.ts';
 import { RECEIPT_SCRIPT_URL } from '../../src/web/giveaway-public.routes.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -51,6 +52,20 @@ describe('page scripts, bundled', () => {
       assert.equal(again.statusCode, 304, url);
       assert.equal(again.body, '');
     }
+  });
+
+  test('tyche-verify.mjs names the address of the server that serves it, whatever its characters', async () => {
+    const odd = 'https://tyche.example/a$&b$\'c\\"d';
+    const [mine, other] = [await standaloneVerifier(odd), await standaloneVerifier('http://127.0.0.1:8080')];
+    assert.notEqual(mine.etag, other.etag);
+    const file = join(dir, 'tyche-verify.mjs');
+    writeFileSync(file, mine.code);
+    const help = spawnSync(process.execPath, [file, '--help'], { encoding: 'utf8', env: { PATH: '' } });
+    assert.equal(help.status, 0, help.stderr);
+    assert.ok(help.stdout.includes(`Default server: ${odd}`), help.stdout);
+    const served = await t.app.inject({ url: '/tyche-verify.mjs' });
+    assert.ok(served.body.includes('"http://127.0.0.1:8080"'));
+    assert.ok(!served.body.includes('__TYCHE_SERVED_BY__'));
   });
 
   test('nothing else is served from /assets/js', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SEAL_OPERATOR_ONLY } from '../../src/proof/log-evidence.ts';
+import { SEAL_OPERATOR_ONLY } from '../../src/proof/outside-evidence.ts';
 import { makeCheck, warnCheck } from '../../src/proof/report.ts';
 import { renderChecks, shownCheck } from '../../src/web/check-list.ts';
 import { renderGiveawayPage } from '../../src/web/giveaway-page.ts';
@@ -46,7 +46,7 @@ describe('a seal without outside evidence reads as a warning', () => {
       const list = new FakeElement('ul');
       renderChecks(list as unknown as HTMLElement, [
         shownCheck(makeCheck('seal-signature', 'Seal signature', null, 'valid')),
-        shownCheck(warnCheck('seal-witness', 'Seal witnesses', SEAL_OPERATOR_ONLY)),
+        shownCheck(warnCheck('seal-time', 'Seal time', SEAL_OPERATOR_ONLY)),
       ]);
       const [passed, warned] = list.children.map((c) => (c as FakeElement).outerHTML);
       assert.match(
@@ -55,7 +55,7 @@ describe('a seal without outside evidence reads as a warning', () => {
       );
       assert.equal(
         warned,
-        '<li class="check warn"><span class="mark" aria-hidden="true">!</span> <strong>Seal witnesses: warning</strong> <span class="detail">seal time attested by the operator only</span></li>',
+        '<li class="check warn"><span class="mark" aria-hidden="true">!</span> <strong>Seal time: warning</strong> <span class="detail">seal time attested by the operator only</span></li>',
       );
     } finally {
       g.document = saved;
@@ -70,7 +70,10 @@ describe('a seal without outside evidence reads as a warning', () => {
     assert.doesNotMatch(page, /could know the winners/);
     assert.match(page, /<p class="notice" data-seal-claim="operator">/);
     assert.match(page, /The owner could not know the winners when the list was sealed/);
-    assert.match(page, /the seal's time rests on this server's word \(no outside witness yet\)/);
+    assert.match(
+      page,
+      /the seal's time rests on this server's word \(no outside witness or valid timestamp yet\)/,
+    );
     assert.doesNotMatch(page, /Prize <b>/);
   });
 

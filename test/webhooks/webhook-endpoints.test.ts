@@ -173,6 +173,7 @@ test('the OpenAPI document lists the webhook routes and, under `webhooks`, every
   try {
     const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
     assert.deepEqual(Object.keys(doc.webhooks).sort(), [
+      'giveaway.amended',
       'giveaway.drawn',
       'giveaway.sealed',
       'participant.joined',

@@ -111,7 +111,7 @@ describe('two deployments witness each other', () => {
       assert.equal(trusted.code, 0, trusted.stdout + trusted.stderr);
       assert.match(trusted.stdout, /^✓ Seal witnesses: seal witnessed before the round by 1 witness$/m);
       const untrusted = await runTyche([...args, '--witness', witnessKeys[i]], {});
-      assert.match(untrusted.stdout, /^! Seal witnesses: warning: seal time attested by the operator only$/m);
+      assert.match(untrusted.stdout, /^! Seal time: warning: seal time attested by the operator only$/m);
     }
   });
 });

@@ -416,7 +416,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add participants (idempotent per telegram_id) while the giveaway is active */
+        /**
+         * Add participants (idempotent per telegram_id) while the giveaway is active
+         * @description Idempotent per `telegram_id`: one already in the list, or repeated in the request, is counted in `duplicates` and keeps its first entry. Three forms of body: JSON (`application/json`, 1–10 000 participants); CSV (`text/csv`) or JSON lines (`application/x-ndjson`), up to 1,000,000 participants and 256 MiB in one streamed request. An upload is checked whole before anything is stored, then stored in one transaction: one line at fault and nothing is added — the answer is 422 `invalid_type` when any value cannot be read as its type, else 400 (`invalid_json` for a line that is not a JSON object, `missing_parameter`, `invalid_parameter`), with the number of lines at fault in `detail` and the first 100 problems in `errors`, each named `line N: field` (line 1 is the first line, a CSV's header). An upload counts as one request against the daily limit. The whole request must arrive within the server's 30 s request timeout.
+         */
         post: operations["addParticipants"];
         delete?: never;
         options?: never;
@@ -509,6 +512,46 @@ export interface paths {
         get: operations["exportParticipantsCsv"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/giveaways/{public_id}/winners/{position}/replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a winner by the next unused reserve, as a signed public amendment
+         * @description Owner only. The winner at `position` is replaced by the first reserve not yet used, in reserve order — nothing else can be chosen. The amendment is signed like a seal, chained to the previous one, appended to the transparency log, sent as `giveaway.amended`, posted in the giveaway's channel and told to the new winner. `left_channel` is checked with Telegram: a winner still in the channel is 409 `condition_met`, as is `unclaimed` for a winner who claimed or whose time to claim is not over. Of two concurrent replacements of one position, one is made and the other is 409 `position_replaced`.
+         */
+        post: operations["replaceWinner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/giveaways/{public_id}/winners/{position}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that a winner claimed the prize
+         * @description Owner only. Before the winner's deadline (`claim_within` after the draw, or after the amendment that made them a winner); after it, 409 `claim_expired`. A claim cancels the automatic `unclaimed` replacement; a repeat answers the claim already recorded (also one the winner made with the bot's Claim button).
+         */
+        post: operations["claimWinner"];
         delete?: never;
         options?: never;
         head?: never;
@@ -626,6 +669,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "giveaway.amended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The giveaway.amended event
+         * @description Signed per Standard Webhooks: verify `webhook-signature` over `<webhook-id>.<webhook-timestamp>.<raw body>` with the endpoint secret before trusting the body. Answer 2xx within 15 s; anything else is retried per TYCHE_WEBHOOK_RETRY_S with the same `webhook-id`, so drop repeats by it.
+         */
+        post: operations["onGiveawayAmended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "participant.joined": {
         parameters: {
             query?: never;
@@ -695,7 +758,7 @@ export interface components {
          * @description One row of the error table at /docs/errors
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "malformed_request" | "missing_parameter" | "invalid_json" | "unauthorized" | "plan_not_supported" | "forbidden" | "not_found" | "method_not_allowed" | "already_drawn" | "no_participants" | "giveaway_completed" | "giveaway_sealed" | "not_verifiable" | "not_sealed" | "idempotency_key_in_progress" | "webhook_limit_reached" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "invalid_type" | "idempotency_key_reused" | "daily_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "randomness_unavailable";
+        ErrorCode: "invalid_parameter" | "malformed_request" | "missing_parameter" | "invalid_json" | "unauthorized" | "plan_not_supported" | "forbidden" | "not_found" | "method_not_allowed" | "already_drawn" | "no_participants" | "giveaway_completed" | "giveaway_sealed" | "not_verifiable" | "not_sealed" | "not_drawn" | "no_reserves_left" | "condition_met" | "position_replaced" | "claim_expired" | "idempotency_key_in_progress" | "webhook_limit_reached" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "invalid_type" | "idempotency_key_reused" | "daily_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "telegram_unavailable" | "randomness_unavailable";
     };
     responses: never;
     parameters: {
@@ -1128,8 +1191,8 @@ export interface operations {
                         entries: {
                             index: number;
                             /** @enum {string} */
-                            kind: "seal" | "certificate" | "key";
-                            /** @description The seal, certificate or key id */
+                            kind: "seal" | "certificate" | "key" | "result" | "amendment";
+                            /** @description The seal, certificate or key id, or a result's serial */
                             id: string;
                             /** @description base64 of the RFC 8785 bytes of the signed object */
                             leaf_data: string;
@@ -1561,7 +1624,9 @@ export interface operations {
                      *         "value": "T2-mwMFYR4NGwSZJhyeDNTDbXHqN9gkQc9YNPuvLzEJIjmw3ssrBjj1om-Xl5bi0Nkk1v0_BpDio88Ey7_sPBA"
                      *       },
                      *       "log_index": 2,
-                     *       "seal_log_index": 1
+                     *       "seal_log_index": 1,
+                     *       "seal_timestamps": [],
+                     *       "certificate_timestamps": []
                      *     }
                      */
                     "application/json": {
@@ -1659,6 +1724,18 @@ export interface operations {
                         };
                         /** @description The certificate's entry in the transparency log; not part of the signed object */
                         log_index: number | null;
+                        /** @description RFC 3161 tokens over the SHA-256 of the raw bytes of the certificate's `hash`, each checked before it was kept (CONTRACT §13); an annotation, not covered by any hash */
+                        certificate_timestamps: {
+                            /** @description The URL of the time-stamping authority that gave it */
+                            tsa: string;
+                            /**
+                             * Format: date-time
+                             * @description The token's genTime, as the TSA states it
+                             */
+                            gen_time: string;
+                            /** @description Base64 of the DER TimeStampToken (CMS ContentInfo), exactly as the TSA sent it */
+                            token: string;
+                        }[];
                         /** @description The seal's log entry */
                         seal_log_index?: number | null;
                         seal_witness?: {
@@ -1666,6 +1743,78 @@ export interface operations {
                             index: number;
                             proof: string[];
                         };
+                        /** @description RFC 3161 tokens over the SHA-256 of the raw bytes of the seal's `hash`, each checked before it was kept (CONTRACT §13); an annotation, not covered by any hash */
+                        seal_timestamps: {
+                            /** @description The URL of the time-stamping authority that gave it */
+                            tsa: string;
+                            /**
+                             * Format: date-time
+                             * @description The token's genTime, as the TSA states it
+                             */
+                            gen_time: string;
+                            /** @description Base64 of the DER TimeStampToken (CMS ContentInfo), exactly as the TSA sent it */
+                            token: string;
+                        }[];
+                        /** @description Every signed replacement of a winner, in sequence (CONTRACT §14); an annotation */
+                        amendments?: {
+                            /** @constant */
+                            type: "tyche-amendment-v2";
+                            amendment_id: string;
+                            /** @description The public_id */
+                            giveaway: string;
+                            /** @description The `hash` of the certificate it amends */
+                            certificate_hash: string;
+                            /** @description 1, 2, … per giveaway */
+                            sequence: number;
+                            /** @description The `hash` of the previous amendment, or null */
+                            previous: string | null;
+                            /** @description The winner position replaced */
+                            position: number;
+                            replaced: {
+                                /** @description Canonical index in the sealed list */
+                                index: number;
+                                leaf_hash: string;
+                            };
+                            by: {
+                                /** @description Its rank among the reserves: 1 = the first reserve */
+                                reserve_position: number;
+                                /** @description Canonical index in the sealed list */
+                                index: number;
+                                leaf_hash: string;
+                            };
+                            /**
+                             * @description Why the winner is replaced. `left_channel` is checked with Telegram (refused when the winner is still a member); `unclaimed` holds once the winner has not claimed by their deadline; the others are the owner's judgement, made public
+                             * @enum {string}
+                             */
+                            reason: "left_channel" | "unclaimed" | "ineligible" | "duplicate_account" | "other";
+                            /** @description Public */
+                            note: string | null;
+                            /** Format: date-time */
+                            amended_at: string;
+                            hash: string;
+                            /** @description Ed25519 over the RFC 8785 (JCS) bytes of the object without `hash` and `signature` */
+                            signature: {
+                                /** @constant */
+                                alg: "Ed25519";
+                                /** @description The key id in /.well-known/tyche-keys.json */
+                                kid: string;
+                                /** @description base64url Ed25519 signature */
+                                value: string;
+                            };
+                        }[];
+                        /** @description `winners` after the amendments; an annotation */
+                        amended_winners?: {
+                            /** @description 1-based; positions after the winners are reserves */
+                            position: number;
+                            /** @description Index in canonical (ascending leaf_hash) order */
+                            index: number;
+                            telegram_id: number;
+                            username: string | null;
+                            salt: string;
+                            leaf_hash: string;
+                            /** @description RFC 9162 audit path, leaf to root */
+                            proof: string[];
+                        }[];
                     } | {
                         certificate_id: string;
                         /** @constant */
@@ -1706,6 +1855,18 @@ export interface operations {
                         };
                         /** @description The certificate's entry in the transparency log; not part of the signed object */
                         log_index: number | null;
+                        /** @description RFC 3161 tokens over the SHA-256 of the raw bytes of the certificate's `hash`, each checked before it was kept (CONTRACT §13); an annotation, not covered by any hash */
+                        certificate_timestamps: {
+                            /** @description The URL of the time-stamping authority that gave it */
+                            tsa: string;
+                            /**
+                             * Format: date-time
+                             * @description The token's genTime, as the TSA states it
+                             */
+                            gen_time: string;
+                            /** @description Base64 of the DER TimeStampToken (CMS ContentInfo), exactly as the TSA sent it */
+                            token: string;
+                        }[];
                     };
                     /** @example %PDF-1.7 … */
                     "application/pdf": string;
@@ -1816,6 +1977,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "log_index": 1,
+                     *       "seal_timestamps": [],
                      *       "certificate_id": "c_PfQUksIGPDVDWslX",
                      *       "certificate_log_index": 2,
                      *       "verify_url": "http://127.0.0.1:8080/verify/c_PfQUksIGPDVDWslX",
@@ -1902,6 +2064,18 @@ export interface operations {
                         } | null;
                         /** @description The seal's log entry; null before the seal */
                         log_index: number | null;
+                        /** @description RFC 3161 tokens over the SHA-256 of the raw bytes of the seal's (none before the seal) `hash`, each checked before it was kept (CONTRACT §13); an annotation, not covered by any hash */
+                        seal_timestamps: {
+                            /** @description The URL of the time-stamping authority that gave it */
+                            tsa: string;
+                            /**
+                             * Format: date-time
+                             * @description The token's genTime, as the TSA states it
+                             */
+                            gen_time: string;
+                            /** @description Base64 of the DER TimeStampToken (CMS ContentInfo), exactly as the TSA sent it */
+                            token: string;
+                        }[];
                         certificate_id: string | null;
                         certificate_log_index: number | null;
                         verify_url: string | null;
@@ -2284,7 +2458,7 @@ export interface operations {
                 max: number;
                 /** @example 2 */
                 count?: number;
-                /** @description Sign the result: adds `signed` (serial, time, hash, Ed25519 signature under a key of /.well-known/tyche-keys.json), and GET /api/v1/operations/{request_id} returns the signed result for 366 days. Costs the same one request */
+                /** @description Sign the result: adds `signed` (serial, the account's serial and pseudonym, time, hash, Ed25519 signature under a key of /.well-known/tyche-keys.json), appends the result to the transparency log, and GET /api/v1/operations/{request_id} returns the signed result for 366 days. Costs the same one request */
                 signed?: boolean;
             };
             header?: never;
@@ -2333,7 +2507,7 @@ export interface operations {
                              * @description When it was signed (UTC, milliseconds)
                              */
                             issued_at: string;
-                            /** @description SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial` and `issued_at` added as top-level members */
+                            /** @description SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial`, `issued_at`, `account_serial` and `account` added as top-level members */
                             hash: string;
                             /** @description Ed25519 over the RFC 8785 (JCS) bytes of the object without `hash` and `signature` */
                             signature: {
@@ -2344,6 +2518,12 @@ export interface operations {
                                 /** @description base64url Ed25519 signature */
                                 value: string;
                             };
+                            /** @description The account's number of the signed result: 1, 2, 3 … without gaps, the count of signed results this account has asked for. Absent only on results signed before results were counted */
+                            account_serial?: number;
+                            /** @description The account's stable public pseudonym (the `owner` its seals name); `tyche log verify --account` lists its signed results */
+                            account?: string;
+                            /** @description Index of the result's entry (kind `result`) in the transparency log; beside the signed bytes, not in them */
+                            log_index?: number;
                         };
                     };
                 };
@@ -2455,7 +2635,7 @@ export interface operations {
     chooseRandomItems: {
         parameters: {
             query?: {
-                /** @description Sign the result: adds `signed` (serial, time, hash, Ed25519 signature under a key of /.well-known/tyche-keys.json), and GET /api/v1/operations/{request_id} returns the signed result for 366 days. Costs the same one request */
+                /** @description Sign the result: adds `signed` (serial, the account's serial and pseudonym, time, hash, Ed25519 signature under a key of /.well-known/tyche-keys.json), appends the result to the transparency log, and GET /api/v1/operations/{request_id} returns the signed result for 366 days. Costs the same one request */
                 signed?: boolean;
             };
             header?: {
@@ -2548,7 +2728,7 @@ export interface operations {
                              * @description When it was signed (UTC, milliseconds)
                              */
                             issued_at: string;
-                            /** @description SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial` and `issued_at` added as top-level members */
+                            /** @description SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial`, `issued_at`, `account_serial` and `account` added as top-level members */
                             hash: string;
                             /** @description Ed25519 over the RFC 8785 (JCS) bytes of the object without `hash` and `signature` */
                             signature: {
@@ -2559,6 +2739,12 @@ export interface operations {
                                 /** @description base64url Ed25519 signature */
                                 value: string;
                             };
+                            /** @description The account's number of the signed result: 1, 2, 3 … without gaps, the count of signed results this account has asked for. Absent only on results signed before results were counted */
+                            account_serial?: number;
+                            /** @description The account's stable public pseudonym (the `owner` its seals name); `tyche log verify --account` lists its signed results */
+                            account?: string;
+                            /** @description Index of the result's entry (kind `result`) in the transparency log; beside the signed bytes, not in them */
+                            log_index?: number;
                         };
                     };
                 };
@@ -2716,7 +2902,7 @@ export interface operations {
     shuffleItems: {
         parameters: {
             query?: {
-                /** @description Sign the result: adds `signed` (serial, time, hash, Ed25519 signature under a key of /.well-known/tyche-keys.json), and GET /api/v1/operations/{request_id} returns the signed result for 366 days. Costs the same one request */
+                /** @description Sign the result: adds `signed` (serial, the account's serial and pseudonym, time, hash, Ed25519 signature under a key of /.well-known/tyche-keys.json), appends the result to the transparency log, and GET /api/v1/operations/{request_id} returns the signed result for 366 days. Costs the same one request */
                 signed?: boolean;
             };
             header?: {
@@ -2794,7 +2980,7 @@ export interface operations {
                              * @description When it was signed (UTC, milliseconds)
                              */
                             issued_at: string;
-                            /** @description SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial` and `issued_at` added as top-level members */
+                            /** @description SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial`, `issued_at`, `account_serial` and `account` added as top-level members */
                             hash: string;
                             /** @description Ed25519 over the RFC 8785 (JCS) bytes of the object without `hash` and `signature` */
                             signature: {
@@ -2805,6 +2991,12 @@ export interface operations {
                                 /** @description base64url Ed25519 signature */
                                 value: string;
                             };
+                            /** @description The account's number of the signed result: 1, 2, 3 … without gaps, the count of signed results this account has asked for. Absent only on results signed before results were counted */
+                            account_serial?: number;
+                            /** @description The account's stable public pseudonym (the `owner` its seals name); `tyche log verify --account` lists its signed results */
+                            account?: string;
+                            /** @description Index of the result's entry (kind `result`) in the transparency log; beside the signed bytes, not in them */
+                            log_index?: number;
                         };
                     };
                 };
@@ -2965,7 +3157,7 @@ export interface operations {
                 /** @example 16 */
                 n?: number;
                 format?: "hex" | "base64";
-                /** @description Sign the result: adds `signed` (serial, time, hash, Ed25519 signature under a key of /.well-known/tyche-keys.json), and GET /api/v1/operations/{request_id} returns the signed result for 366 days. Costs the same one request */
+                /** @description Sign the result: adds `signed` (serial, the account's serial and pseudonym, time, hash, Ed25519 signature under a key of /.well-known/tyche-keys.json), appends the result to the transparency log, and GET /api/v1/operations/{request_id} returns the signed result for 366 days. Costs the same one request */
                 signed?: boolean;
             };
             header?: never;
@@ -3025,7 +3217,7 @@ export interface operations {
                              * @description When it was signed (UTC, milliseconds)
                              */
                             issued_at: string;
-                            /** @description SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial` and `issued_at` added as top-level members */
+                            /** @description SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial`, `issued_at`, `account_serial` and `account` added as top-level members */
                             hash: string;
                             /** @description Ed25519 over the RFC 8785 (JCS) bytes of the object without `hash` and `signature` */
                             signature: {
@@ -3036,6 +3228,12 @@ export interface operations {
                                 /** @description base64url Ed25519 signature */
                                 value: string;
                             };
+                            /** @description The account's number of the signed result: 1, 2, 3 … without gaps, the count of signed results this account has asked for. Absent only on results signed before results were counted */
+                            account_serial?: number;
+                            /** @description The account's stable public pseudonym (the `owner` its seals name); `tyche log verify --account` lists its signed results */
+                            account?: string;
+                            /** @description Index of the result's entry (kind `result`) in the transparency log; beside the signed bytes, not in them */
+                            log_index?: number;
                         };
                     };
                 };
@@ -3204,7 +3402,10 @@ export interface operations {
                      *             "alg": "Ed25519",
                      *             "kid": "90c7d303d762bff4",
                      *             "value": "ORk35KYa60rkxFSXCwGdJ0gMCjNrrn7ec1lH-p31qmlb1_AM91jgFApJ7h9fdrLxQ07wFw0dREXoTDGwaSiJCw"
-                     *           }
+                     *           },
+                     *           "account_serial": 7,
+                     *           "account": "o_z5GCf12zNRsg6jSm",
+                     *           "log_index": 318
                      *         }
                      *       }
                      *     }
@@ -3256,7 +3457,7 @@ export interface operations {
                                  * @description When it was signed (UTC, milliseconds)
                                  */
                                 issued_at: string;
-                                /** @description SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial` and `issued_at` added as top-level members */
+                                /** @description SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial`, `issued_at`, `account_serial` and `account` added as top-level members */
                                 hash: string;
                                 /** @description Ed25519 over the RFC 8785 (JCS) bytes of the object without `hash` and `signature` */
                                 signature: {
@@ -3267,6 +3468,12 @@ export interface operations {
                                     /** @description base64url Ed25519 signature */
                                     value: string;
                                 };
+                                /** @description The account's number of the signed result: 1, 2, 3 … without gaps, the count of signed results this account has asked for. Absent only on results signed before results were counted */
+                                account_serial?: number;
+                                /** @description The account's stable public pseudonym (the `owner` its seals name); `tyche log verify --account` lists its signed results */
+                                account?: string;
+                                /** @description Index of the result's entry (kind `result`) in the transparency log; beside the signed bytes, not in them */
+                                log_index?: number;
                             };
                         } | {
                             chosen: unknown[];
@@ -3291,7 +3498,7 @@ export interface operations {
                                  * @description When it was signed (UTC, milliseconds)
                                  */
                                 issued_at: string;
-                                /** @description SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial` and `issued_at` added as top-level members */
+                                /** @description SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial`, `issued_at`, `account_serial` and `account` added as top-level members */
                                 hash: string;
                                 /** @description Ed25519 over the RFC 8785 (JCS) bytes of the object without `hash` and `signature` */
                                 signature: {
@@ -3302,6 +3509,12 @@ export interface operations {
                                     /** @description base64url Ed25519 signature */
                                     value: string;
                                 };
+                                /** @description The account's number of the signed result: 1, 2, 3 … without gaps, the count of signed results this account has asked for. Absent only on results signed before results were counted */
+                                account_serial?: number;
+                                /** @description The account's stable public pseudonym (the `owner` its seals name); `tyche log verify --account` lists its signed results */
+                                account?: string;
+                                /** @description Index of the result's entry (kind `result`) in the transparency log; beside the signed bytes, not in them */
+                                log_index?: number;
                             };
                         } | {
                             shuffled: unknown[];
@@ -3325,7 +3538,7 @@ export interface operations {
                                  * @description When it was signed (UTC, milliseconds)
                                  */
                                 issued_at: string;
-                                /** @description SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial` and `issued_at` added as top-level members */
+                                /** @description SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial`, `issued_at`, `account_serial` and `account` added as top-level members */
                                 hash: string;
                                 /** @description Ed25519 over the RFC 8785 (JCS) bytes of the object without `hash` and `signature` */
                                 signature: {
@@ -3336,6 +3549,12 @@ export interface operations {
                                     /** @description base64url Ed25519 signature */
                                     value: string;
                                 };
+                                /** @description The account's number of the signed result: 1, 2, 3 … without gaps, the count of signed results this account has asked for. Absent only on results signed before results were counted */
+                                account_serial?: number;
+                                /** @description The account's stable public pseudonym (the `owner` its seals name); `tyche log verify --account` lists its signed results */
+                                account?: string;
+                                /** @description Index of the result's entry (kind `result`) in the transparency log; beside the signed bytes, not in them */
+                                log_index?: number;
                             };
                         } | {
                             bytes: string;
@@ -3366,7 +3585,7 @@ export interface operations {
                                  * @description When it was signed (UTC, milliseconds)
                                  */
                                 issued_at: string;
-                                /** @description SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial` and `issued_at` added as top-level members */
+                                /** @description SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial`, `issued_at`, `account_serial` and `account` added as top-level members */
                                 hash: string;
                                 /** @description Ed25519 over the RFC 8785 (JCS) bytes of the object without `hash` and `signature` */
                                 signature: {
@@ -3377,6 +3596,12 @@ export interface operations {
                                     /** @description base64url Ed25519 signature */
                                     value: string;
                                 };
+                                /** @description The account's number of the signed result: 1, 2, 3 … without gaps, the count of signed results this account has asked for. Absent only on results signed before results were counted */
+                                account_serial?: number;
+                                /** @description The account's stable public pseudonym (the `owner` its seals name); `tyche log verify --account` lists its signed results */
+                                account?: string;
+                                /** @description Index of the result's entry (kind `result`) in the transparency log; beside the signed bytes, not in them */
+                                log_index?: number;
                             };
                         };
                     };
@@ -3702,6 +3927,8 @@ export interface operations {
                     draw_mode?: "verifiable" | "instant";
                     /** @default 0 */
                     reserve_count?: number;
+                    /** @description ISO 8601 duration, `PT1H` to `P30D` (verifiable only): each winner must claim the prize within it, else the next reserve replaces them */
+                    claim_within?: string;
                 };
             };
         };
@@ -3734,6 +3961,7 @@ export interface operations {
                      *       "draw_mode": "verifiable",
                      *       "reserve_count": 1,
                      *       "ends_at": "2026-05-01T09:00:00.000Z",
+                     *       "claim_within": "P3D",
                      *       "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
                      *       "join_url": "https://t.me/TycheDrawBot?start=g_mqkhDFKrFbRc"
                      *     }
@@ -3760,6 +3988,8 @@ export interface operations {
                         draw_mode: "verifiable" | "instant";
                         reserve_count: number;
                         ends_at: string | null;
+                        /** @description ISO 8601 duration each winner has to claim the prize (e.g. `P3D`), or null */
+                        claim_within: string | null;
                         /** @description The public page `/g/{public_id}` */
                         public_url: string;
                         /** @description The signed seal (CONTRACT §7.3), byte for byte as published */
@@ -3807,6 +4037,21 @@ export interface operations {
                         };
                         /** @description The seal's entry in the transparency log */
                         seal_log_index?: number | null;
+                        /** @description RFC 3161 tokens over the SHA-256 of the raw bytes of the seal's `hash`, each checked before it was kept (CONTRACT §13); an annotation, not covered by any hash */
+                        seal_timestamps?: {
+                            /** @description The URL of the time-stamping authority that gave it */
+                            tsa: string;
+                            /**
+                             * Format: date-time
+                             * @description The token's genTime, as the TSA states it
+                             */
+                            gen_time: string;
+                            /**
+                             * Format: byte
+                             * @description Base64 of the DER TimeStampToken (CMS ContentInfo), exactly as the TSA sent it
+                             */
+                            token: string;
+                        }[];
                         /** @description Reserve winners in order, once drawn */
                         reserves?: {
                             /** @description Without `@`; null when the participant has none */
@@ -3819,6 +4064,59 @@ export interface operations {
                         verify_url?: string;
                         /** @description In draw order, once drawn */
                         winners?: {
+                            /** @description Without `@`; null when the participant has none */
+                            username: string | null;
+                            telegram_id: number;
+                        }[];
+                        /** @description Every signed replacement of a winner, in sequence; present once there is one */
+                        amendments?: {
+                            /** @enum {string} */
+                            type: "tyche-amendment-v2";
+                            amendment_id: string;
+                            /** @description The public_id */
+                            giveaway: string;
+                            /** @description The `hash` of the certificate it amends */
+                            certificate_hash: string;
+                            /** @description 1, 2, … per giveaway */
+                            sequence: number;
+                            /** @description The `hash` of the previous amendment, or null */
+                            previous: string | null;
+                            /** @description The winner position replaced */
+                            position: number;
+                            replaced: {
+                                /** @description Canonical index in the sealed list */
+                                index: number;
+                                leaf_hash: string;
+                            };
+                            by: {
+                                /** @description Its rank among the reserves: 1 = the first reserve */
+                                reserve_position: number;
+                                /** @description Canonical index in the sealed list */
+                                index: number;
+                                leaf_hash: string;
+                            };
+                            /**
+                             * @description Why the winner is replaced. `left_channel` is checked with Telegram (refused when the winner is still a member); `unclaimed` holds once the winner has not claimed by their deadline; the others are the owner's judgement, made public
+                             * @enum {string}
+                             */
+                            reason: "left_channel" | "unclaimed" | "ineligible" | "duplicate_account" | "other";
+                            /** @description Public */
+                            note: string | null;
+                            /** Format: date-time */
+                            amended_at: string;
+                            hash: string;
+                            /** @description Ed25519 over the RFC 8785 (JCS) bytes of the object without `hash` and `signature` */
+                            signature: {
+                                /** @enum {string} */
+                                alg: "Ed25519";
+                                /** @description The key id in /.well-known/tyche-keys.json */
+                                kid: string;
+                                /** @description base64url Ed25519 signature */
+                                value: string;
+                            };
+                        }[];
+                        /** @description `winners` after the amendments, by position */
+                        amended_winners?: {
                             /** @description Without `@`; null when the participant has none */
                             username: string | null;
                             telegram_id: number;
@@ -4017,6 +4315,7 @@ export interface operations {
                      *       "draw_mode": "verifiable",
                      *       "reserve_count": 1,
                      *       "ends_at": "2026-05-01T09:00:00.000Z",
+                     *       "claim_within": "P3D",
                      *       "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
                      *       "join_url": "https://t.me/TycheDrawBot?start=g_mqkhDFKrFbRc",
                      *       "seal": {
@@ -4051,6 +4350,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "seal_log_index": 1,
+                     *       "seal_timestamps": [],
                      *       "verify_url": "http://127.0.0.1:8080/verify/c_PfQUksIGPDVDWslX",
                      *       "winners": [
                      *         {
@@ -4088,6 +4388,8 @@ export interface operations {
                         draw_mode: "verifiable" | "instant";
                         reserve_count: number;
                         ends_at: string | null;
+                        /** @description ISO 8601 duration each winner has to claim the prize (e.g. `P3D`), or null */
+                        claim_within: string | null;
                         /** @description The public page `/g/{public_id}` */
                         public_url: string;
                         /** @description The signed seal (CONTRACT §7.3), byte for byte as published */
@@ -4135,6 +4437,21 @@ export interface operations {
                         };
                         /** @description The seal's entry in the transparency log */
                         seal_log_index?: number | null;
+                        /** @description RFC 3161 tokens over the SHA-256 of the raw bytes of the seal's `hash`, each checked before it was kept (CONTRACT §13); an annotation, not covered by any hash */
+                        seal_timestamps?: {
+                            /** @description The URL of the time-stamping authority that gave it */
+                            tsa: string;
+                            /**
+                             * Format: date-time
+                             * @description The token's genTime, as the TSA states it
+                             */
+                            gen_time: string;
+                            /**
+                             * Format: byte
+                             * @description Base64 of the DER TimeStampToken (CMS ContentInfo), exactly as the TSA sent it
+                             */
+                            token: string;
+                        }[];
                         /** @description Reserve winners in order, once drawn */
                         reserves?: {
                             /** @description Without `@`; null when the participant has none */
@@ -4147,6 +4464,59 @@ export interface operations {
                         verify_url?: string;
                         /** @description In draw order, once drawn */
                         winners?: {
+                            /** @description Without `@`; null when the participant has none */
+                            username: string | null;
+                            telegram_id: number;
+                        }[];
+                        /** @description Every signed replacement of a winner, in sequence; present once there is one */
+                        amendments?: {
+                            /** @enum {string} */
+                            type: "tyche-amendment-v2";
+                            amendment_id: string;
+                            /** @description The public_id */
+                            giveaway: string;
+                            /** @description The `hash` of the certificate it amends */
+                            certificate_hash: string;
+                            /** @description 1, 2, … per giveaway */
+                            sequence: number;
+                            /** @description The `hash` of the previous amendment, or null */
+                            previous: string | null;
+                            /** @description The winner position replaced */
+                            position: number;
+                            replaced: {
+                                /** @description Canonical index in the sealed list */
+                                index: number;
+                                leaf_hash: string;
+                            };
+                            by: {
+                                /** @description Its rank among the reserves: 1 = the first reserve */
+                                reserve_position: number;
+                                /** @description Canonical index in the sealed list */
+                                index: number;
+                                leaf_hash: string;
+                            };
+                            /**
+                             * @description Why the winner is replaced. `left_channel` is checked with Telegram (refused when the winner is still a member); `unclaimed` holds once the winner has not claimed by their deadline; the others are the owner's judgement, made public
+                             * @enum {string}
+                             */
+                            reason: "left_channel" | "unclaimed" | "ineligible" | "duplicate_account" | "other";
+                            /** @description Public */
+                            note: string | null;
+                            /** Format: date-time */
+                            amended_at: string;
+                            hash: string;
+                            /** @description Ed25519 over the RFC 8785 (JCS) bytes of the object without `hash` and `signature` */
+                            signature: {
+                                /** @enum {string} */
+                                alg: "Ed25519";
+                                /** @description The key id in /.well-known/tyche-keys.json */
+                                kid: string;
+                                /** @description base64url Ed25519 signature */
+                                value: string;
+                            };
+                        }[];
+                        /** @description `winners` after the amendments, by position */
+                        amended_winners?: {
                             /** @description Without `@`; null when the participant has none */
                             username: string | null;
                             telegram_id: number;
@@ -4306,6 +4676,17 @@ export interface operations {
                         first_name?: string;
                     }[];
                 };
+                /**
+                 * @example telegram_id,username,first_name
+                 *     123456789,@alice,Alice
+                 *     987654321,bob,
+                 */
+                "text/csv": string;
+                /**
+                 * @example {"telegram_id": 123456789, "username": "@alice", "first_name": "Alice"}
+                 *     {"telegram_id": 987654321, "username": "bob"}
+                 */
+                "application/x-ndjson": string;
             };
         };
         responses: {
@@ -4322,18 +4703,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "added": 2,
-                     *       "duplicates": 0,
-                     *       "participants_count": 2
-                     *     }
-                     */
                     "application/json": {
                         added: number;
                         /** @description Already joined, or repeated in this request */
                         duplicates: number;
                         participants_count: number;
+                        /** @description Uploads only: the lines (1 is the first line of the upload, a CSV's header) of the first 100 duplicates; `duplicates` counts them all */
+                        duplicate_lines?: number[];
                     };
                 };
             };
@@ -4679,6 +5055,8 @@ export interface operations {
                         draw_mode: "verifiable" | "instant";
                         reserve_count: number;
                         ends_at: string | null;
+                        /** @description ISO 8601 duration each winner has to claim the prize (e.g. `P3D`), or null */
+                        claim_within: string | null;
                         /** @description The public page `/g/{public_id}` */
                         public_url: string;
                         /** @description The signed seal (CONTRACT §7.3), byte for byte as published */
@@ -4726,6 +5104,21 @@ export interface operations {
                         };
                         /** @description The seal's entry in the transparency log */
                         seal_log_index?: number | null;
+                        /** @description RFC 3161 tokens over the SHA-256 of the raw bytes of the seal's `hash`, each checked before it was kept (CONTRACT §13); an annotation, not covered by any hash */
+                        seal_timestamps?: {
+                            /** @description The URL of the time-stamping authority that gave it */
+                            tsa: string;
+                            /**
+                             * Format: date-time
+                             * @description The token's genTime, as the TSA states it
+                             */
+                            gen_time: string;
+                            /**
+                             * Format: byte
+                             * @description Base64 of the DER TimeStampToken (CMS ContentInfo), exactly as the TSA sent it
+                             */
+                            token: string;
+                        }[];
                         /** @description Reserve winners in order, once drawn */
                         reserves?: {
                             /** @description Without `@`; null when the participant has none */
@@ -4738,6 +5131,59 @@ export interface operations {
                         verify_url?: string;
                         /** @description In draw order, once drawn */
                         winners?: {
+                            /** @description Without `@`; null when the participant has none */
+                            username: string | null;
+                            telegram_id: number;
+                        }[];
+                        /** @description Every signed replacement of a winner, in sequence; present once there is one */
+                        amendments?: {
+                            /** @enum {string} */
+                            type: "tyche-amendment-v2";
+                            amendment_id: string;
+                            /** @description The public_id */
+                            giveaway: string;
+                            /** @description The `hash` of the certificate it amends */
+                            certificate_hash: string;
+                            /** @description 1, 2, … per giveaway */
+                            sequence: number;
+                            /** @description The `hash` of the previous amendment, or null */
+                            previous: string | null;
+                            /** @description The winner position replaced */
+                            position: number;
+                            replaced: {
+                                /** @description Canonical index in the sealed list */
+                                index: number;
+                                leaf_hash: string;
+                            };
+                            by: {
+                                /** @description Its rank among the reserves: 1 = the first reserve */
+                                reserve_position: number;
+                                /** @description Canonical index in the sealed list */
+                                index: number;
+                                leaf_hash: string;
+                            };
+                            /**
+                             * @description Why the winner is replaced. `left_channel` is checked with Telegram (refused when the winner is still a member); `unclaimed` holds once the winner has not claimed by their deadline; the others are the owner's judgement, made public
+                             * @enum {string}
+                             */
+                            reason: "left_channel" | "unclaimed" | "ineligible" | "duplicate_account" | "other";
+                            /** @description Public */
+                            note: string | null;
+                            /** Format: date-time */
+                            amended_at: string;
+                            hash: string;
+                            /** @description Ed25519 over the RFC 8785 (JCS) bytes of the object without `hash` and `signature` */
+                            signature: {
+                                /** @enum {string} */
+                                alg: "Ed25519";
+                                /** @description The key id in /.well-known/tyche-keys.json */
+                                kid: string;
+                                /** @description base64url Ed25519 signature */
+                                value: string;
+                            };
+                        }[];
+                        /** @description `winners` after the amendments, by position */
+                        amended_winners?: {
                             /** @description Without `@`; null when the participant has none */
                             username: string | null;
                             telegram_id: number;
@@ -4963,6 +5409,7 @@ export interface operations {
                      *       "draw_mode": "verifiable",
                      *       "reserve_count": 1,
                      *       "ends_at": "2026-05-01T09:00:00.000Z",
+                     *       "claim_within": "P3D",
                      *       "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
                      *       "join_url": "https://t.me/TycheDrawBot?start=g_mqkhDFKrFbRc",
                      *       "seal": {
@@ -4996,7 +5443,8 @@ export interface operations {
                      *           "value": "7TyePqRw_uKmF-Qn1xs0n-kOAHTFXjWCOEr9FfhVPOAOjeb9QlRIxuh8trxYyDSfN2rfj4d-l8dxJhonW0NEAA"
                      *         }
                      *       },
-                     *       "seal_log_index": 1
+                     *       "seal_log_index": 1,
+                     *       "seal_timestamps": []
                      *     }
                      */
                     "application/json": {
@@ -5021,6 +5469,8 @@ export interface operations {
                         draw_mode: "verifiable" | "instant";
                         reserve_count: number;
                         ends_at: string | null;
+                        /** @description ISO 8601 duration each winner has to claim the prize (e.g. `P3D`), or null */
+                        claim_within: string | null;
                         /** @description The public page `/g/{public_id}` */
                         public_url: string;
                         /** @description The signed seal (CONTRACT §7.3), byte for byte as published */
@@ -5068,6 +5518,21 @@ export interface operations {
                         };
                         /** @description The seal's entry in the transparency log */
                         seal_log_index?: number | null;
+                        /** @description RFC 3161 tokens over the SHA-256 of the raw bytes of the seal's `hash`, each checked before it was kept (CONTRACT §13); an annotation, not covered by any hash */
+                        seal_timestamps?: {
+                            /** @description The URL of the time-stamping authority that gave it */
+                            tsa: string;
+                            /**
+                             * Format: date-time
+                             * @description The token's genTime, as the TSA states it
+                             */
+                            gen_time: string;
+                            /**
+                             * Format: byte
+                             * @description Base64 of the DER TimeStampToken (CMS ContentInfo), exactly as the TSA sent it
+                             */
+                            token: string;
+                        }[];
                         /** @description Reserve winners in order, once drawn */
                         reserves?: {
                             /** @description Without `@`; null when the participant has none */
@@ -5080,6 +5545,59 @@ export interface operations {
                         verify_url?: string;
                         /** @description In draw order, once drawn */
                         winners?: {
+                            /** @description Without `@`; null when the participant has none */
+                            username: string | null;
+                            telegram_id: number;
+                        }[];
+                        /** @description Every signed replacement of a winner, in sequence; present once there is one */
+                        amendments?: {
+                            /** @enum {string} */
+                            type: "tyche-amendment-v2";
+                            amendment_id: string;
+                            /** @description The public_id */
+                            giveaway: string;
+                            /** @description The `hash` of the certificate it amends */
+                            certificate_hash: string;
+                            /** @description 1, 2, … per giveaway */
+                            sequence: number;
+                            /** @description The `hash` of the previous amendment, or null */
+                            previous: string | null;
+                            /** @description The winner position replaced */
+                            position: number;
+                            replaced: {
+                                /** @description Canonical index in the sealed list */
+                                index: number;
+                                leaf_hash: string;
+                            };
+                            by: {
+                                /** @description Its rank among the reserves: 1 = the first reserve */
+                                reserve_position: number;
+                                /** @description Canonical index in the sealed list */
+                                index: number;
+                                leaf_hash: string;
+                            };
+                            /**
+                             * @description Why the winner is replaced. `left_channel` is checked with Telegram (refused when the winner is still a member); `unclaimed` holds once the winner has not claimed by their deadline; the others are the owner's judgement, made public
+                             * @enum {string}
+                             */
+                            reason: "left_channel" | "unclaimed" | "ineligible" | "duplicate_account" | "other";
+                            /** @description Public */
+                            note: string | null;
+                            /** Format: date-time */
+                            amended_at: string;
+                            hash: string;
+                            /** @description Ed25519 over the RFC 8785 (JCS) bytes of the object without `hash` and `signature` */
+                            signature: {
+                                /** @enum {string} */
+                                alg: "Ed25519";
+                                /** @description The key id in /.well-known/tyche-keys.json */
+                                kid: string;
+                                /** @description base64url Ed25519 signature */
+                                value: string;
+                            };
+                        }[];
+                        /** @description `winners` after the amendments, by position */
+                        amended_winners?: {
                             /** @description Without `@`; null when the participant has none */
                             username: string | null;
                             telegram_id: number;
@@ -5116,6 +5634,7 @@ export interface operations {
                      *       "draw_mode": "verifiable",
                      *       "reserve_count": 1,
                      *       "ends_at": "2026-05-01T09:00:00.000Z",
+                     *       "claim_within": "P3D",
                      *       "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
                      *       "join_url": "https://t.me/TycheDrawBot?start=g_mqkhDFKrFbRc"
                      *     }
@@ -5142,6 +5661,8 @@ export interface operations {
                         draw_mode: "verifiable" | "instant";
                         reserve_count: number;
                         ends_at: string | null;
+                        /** @description ISO 8601 duration each winner has to claim the prize (e.g. `P3D`), or null */
+                        claim_within: string | null;
                         /** @description The public page `/g/{public_id}` */
                         public_url: string;
                         /** @description The signed seal (CONTRACT §7.3), byte for byte as published */
@@ -5189,6 +5710,21 @@ export interface operations {
                         };
                         /** @description The seal's entry in the transparency log */
                         seal_log_index?: number | null;
+                        /** @description RFC 3161 tokens over the SHA-256 of the raw bytes of the seal's `hash`, each checked before it was kept (CONTRACT §13); an annotation, not covered by any hash */
+                        seal_timestamps?: {
+                            /** @description The URL of the time-stamping authority that gave it */
+                            tsa: string;
+                            /**
+                             * Format: date-time
+                             * @description The token's genTime, as the TSA states it
+                             */
+                            gen_time: string;
+                            /**
+                             * Format: byte
+                             * @description Base64 of the DER TimeStampToken (CMS ContentInfo), exactly as the TSA sent it
+                             */
+                            token: string;
+                        }[];
                         /** @description Reserve winners in order, once drawn */
                         reserves?: {
                             /** @description Without `@`; null when the participant has none */
@@ -5201,6 +5737,59 @@ export interface operations {
                         verify_url?: string;
                         /** @description In draw order, once drawn */
                         winners?: {
+                            /** @description Without `@`; null when the participant has none */
+                            username: string | null;
+                            telegram_id: number;
+                        }[];
+                        /** @description Every signed replacement of a winner, in sequence; present once there is one */
+                        amendments?: {
+                            /** @enum {string} */
+                            type: "tyche-amendment-v2";
+                            amendment_id: string;
+                            /** @description The public_id */
+                            giveaway: string;
+                            /** @description The `hash` of the certificate it amends */
+                            certificate_hash: string;
+                            /** @description 1, 2, … per giveaway */
+                            sequence: number;
+                            /** @description The `hash` of the previous amendment, or null */
+                            previous: string | null;
+                            /** @description The winner position replaced */
+                            position: number;
+                            replaced: {
+                                /** @description Canonical index in the sealed list */
+                                index: number;
+                                leaf_hash: string;
+                            };
+                            by: {
+                                /** @description Its rank among the reserves: 1 = the first reserve */
+                                reserve_position: number;
+                                /** @description Canonical index in the sealed list */
+                                index: number;
+                                leaf_hash: string;
+                            };
+                            /**
+                             * @description Why the winner is replaced. `left_channel` is checked with Telegram (refused when the winner is still a member); `unclaimed` holds once the winner has not claimed by their deadline; the others are the owner's judgement, made public
+                             * @enum {string}
+                             */
+                            reason: "left_channel" | "unclaimed" | "ineligible" | "duplicate_account" | "other";
+                            /** @description Public */
+                            note: string | null;
+                            /** Format: date-time */
+                            amended_at: string;
+                            hash: string;
+                            /** @description Ed25519 over the RFC 8785 (JCS) bytes of the object without `hash` and `signature` */
+                            signature: {
+                                /** @enum {string} */
+                                alg: "Ed25519";
+                                /** @description The key id in /.well-known/tyche-keys.json */
+                                kid: string;
+                                /** @description base64url Ed25519 signature */
+                                value: string;
+                            };
+                        }[];
+                        /** @description `winners` after the amendments, by position */
+                        amended_winners?: {
                             /** @description Without `@`; null when the participant has none */
                             username: string | null;
                             telegram_id: number;
@@ -5426,7 +6015,8 @@ export interface operations {
                      *           "index": 1
                      *         }
                      *       ],
-                     *       "next_cursor": null
+                     *       "next_cursor": null,
+                     *       "seal_timestamps": []
                      *     }
                      */
                     "application/json": {
@@ -5445,6 +6035,21 @@ export interface operations {
                         }[];
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         next_cursor: string | null;
+                        /** @description RFC 3161 tokens over the SHA-256 of the raw bytes of the seal's (none before the seal) `hash`, each checked before it was kept (CONTRACT §13); an annotation, not covered by any hash */
+                        seal_timestamps: {
+                            /** @description The URL of the time-stamping authority that gave it */
+                            tsa: string;
+                            /**
+                             * Format: date-time
+                             * @description The token's genTime, as the TSA states it
+                             */
+                            gen_time: string;
+                            /**
+                             * Format: byte
+                             * @description Base64 of the DER TimeStampToken (CMS ContentInfo), exactly as the TSA sent it
+                             */
+                            token: string;
+                        }[];
                     };
                 };
             };
@@ -5660,6 +6265,21 @@ export interface operations {
                         seal_id?: string;
                         /** @description The `hash` of the seal the receipt is issued under; verifiers require it */
                         seal_hash?: string;
+                        /** @description RFC 3161 tokens over the SHA-256 of the raw bytes of the seal's `hash`, each checked before it was kept (CONTRACT §13); an annotation, not covered by any hash */
+                        seal_timestamps?: {
+                            /** @description The URL of the time-stamping authority that gave it */
+                            tsa: string;
+                            /**
+                             * Format: date-time
+                             * @description The token's genTime, as the TSA states it
+                             */
+                            gen_time: string;
+                            /**
+                             * Format: byte
+                             * @description Base64 of the DER TimeStampToken (CMS ContentInfo), exactly as the TSA sent it
+                             */
+                            token: string;
+                        }[];
                     };
                 };
             };
@@ -5924,6 +6544,561 @@ export interface operations {
             };
         };
     };
+    replaceWinner: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a repeat with the same key, method, path and body within 24 h gets the first answer again (`Idempotent-Replayed: true`), does no work and is not counted
+                 * @example 7d0f4c1e-2b9a-4f7e-9c55-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The giveaway public_id; an unknown id of any form is a 404
+                 * @example mqkhDFKrFbRc
+                 */
+                public_id: string;
+                /**
+                 * @description The winner position, 1-based as in `winners` (reserves are not winners)
+                 * @example 1
+                 */
+                position: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Why the winner is replaced. `left_channel` is checked with Telegram (refused when the winner is still a member); `unclaimed` holds once the winner has not claimed by their deadline; the others are the owner's judgement, made public
+                     * @enum {string}
+                     */
+                    reason: "left_channel" | "unclaimed" | "ineligible" | "duplicate_account" | "other";
+                    /**
+                     * Format: multiline-text
+                     * @description Public: signed into the amendment and shown with it
+                     */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Replaced: the signed amendment (logged, posted in the channel, sent as `giveaway.amended`) and the winners now */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "public_id": "mqkhDFKrFbRc",
+                     *       "certificate_id": "c_PfQUksIGPDVDWslX",
+                     *       "amendment": {
+                     *         "type": "tyche-amendment-v2",
+                     *         "amendment_id": "a_Xk2fQ9LmTz4RbW7p",
+                     *         "giveaway": "mqkhDFKrFbRc",
+                     *         "certificate_hash": "fb9475b36beb11cb643a00489d433c4f4084a8f81b588b9050251e8733db420d",
+                     *         "sequence": 1,
+                     *         "previous": null,
+                     *         "position": 1,
+                     *         "replaced": {
+                     *           "index": 0,
+                     *           "leaf_hash": "55d697c17cfd4a736e9060c44fc265cb553e8aa678c27010b127cb2e5e919e68"
+                     *         },
+                     *         "by": {
+                     *           "reserve_position": 1,
+                     *           "index": 1,
+                     *           "leaf_hash": "f8c9851e96b9224c0ad6e9d7e328c88b0a80f7067a4a0092b31a2975736acd7a"
+                     *         },
+                     *         "reason": "unclaimed",
+                     *         "note": null,
+                     *         "amended_at": "2026-05-04T09:00:30.001Z",
+                     *         "hash": "d9eef328939395fd5ecfae0fca0e53dad7addf77b051b6af1552b1b084f6b9bc",
+                     *         "signature": {
+                     *           "alg": "Ed25519",
+                     *           "kid": "90c7d303d762bff4",
+                     *           "value": "Qm3yqz0V8k1iN5cT0bK7zJm4oH2dUvE9s6rXcL1aGfPqW8nYtB3eR5uI0oA7sD2fG4hJ6kL9zX1cV3bN5mQ8wA"
+                     *         }
+                     *       },
+                     *       "log_index": 4,
+                     *       "amended_winners": [
+                     *         {
+                     *           "username": "alice",
+                     *           "telegram_id": 123456789
+                     *         }
+                     *       ],
+                     *       "reserves_left": 0
+                     *     }
+                     */
+                    "application/json": {
+                        public_id: string;
+                        certificate_id: string;
+                        /** @description A signed replacement of a winner by the next unused reserve (CONTRACT §14) */
+                        amendment: {
+                            /** @enum {string} */
+                            type: "tyche-amendment-v2";
+                            amendment_id: string;
+                            /** @description The public_id */
+                            giveaway: string;
+                            /** @description The `hash` of the certificate it amends */
+                            certificate_hash: string;
+                            /** @description 1, 2, … per giveaway */
+                            sequence: number;
+                            /** @description The `hash` of the previous amendment, or null */
+                            previous: string | null;
+                            /** @description The winner position replaced */
+                            position: number;
+                            replaced: {
+                                /** @description Canonical index in the sealed list */
+                                index: number;
+                                leaf_hash: string;
+                            };
+                            by: {
+                                /** @description Its rank among the reserves: 1 = the first reserve */
+                                reserve_position: number;
+                                /** @description Canonical index in the sealed list */
+                                index: number;
+                                leaf_hash: string;
+                            };
+                            /**
+                             * @description Why the winner is replaced. `left_channel` is checked with Telegram (refused when the winner is still a member); `unclaimed` holds once the winner has not claimed by their deadline; the others are the owner's judgement, made public
+                             * @enum {string}
+                             */
+                            reason: "left_channel" | "unclaimed" | "ineligible" | "duplicate_account" | "other";
+                            /** @description Public */
+                            note: string | null;
+                            /** Format: date-time */
+                            amended_at: string;
+                            hash: string;
+                            /** @description Ed25519 over the RFC 8785 (JCS) bytes of the object without `hash` and `signature` */
+                            signature: {
+                                /** @enum {string} */
+                                alg: "Ed25519";
+                                /** @description The key id in /.well-known/tyche-keys.json */
+                                kid: string;
+                                /** @description base64url Ed25519 signature */
+                                value: string;
+                            };
+                        };
+                        /** @description The amendment's entry in the transparency log */
+                        log_index: number;
+                        /** @description The winners after every amendment, by position (the shape of `winners`) */
+                        amended_winners: {
+                            /** @description Without `@`; null when the participant has none */
+                            username: string | null;
+                            telegram_id: number;
+                        }[];
+                        /** @description Reserves not used yet */
+                        reserves_left: number;
+                    };
+                };
+            };
+            /** @description `invalid_parameter`: A value is out of range, not allowed, or inconsistent with another value. `missing_parameter`: A required parameter or body field is absent. `invalid_json`: The request body is not valid JSON or is not a JSON object. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: The Authorization header is missing or malformed, or the key is unknown or revoked. Send `Authorization: Bearer <key>`. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `plan_not_supported`: The key belongs to an account that is not on the Business plan. `GET /api/v1/me` still answers. `forbidden`: The resource belongs to another account. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: No route or resource matches the address. */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_drawn`: Claims and replacements apply to the winners of a drawn giveaway; draw it first. `position_replaced`: The winner at this position changed while the request was made (a concurrent replacement, or the claim deadline): nothing was done. Read the giveaway and decide again. `no_reserves_left`: Every reserve the draw fixed has already replaced a winner (or the draw had none, as an instant draw never has): nobody else can be chosen. `condition_met`: The reason given for the replacement does not hold: the winner is still a member of the channel (`left_channel`, checked with Telegram), or claimed the prize, or still has time to claim it (`unclaimed`). `idempotency_key_in_progress`: A request with this `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response. */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large`: The request body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_type`: A value cannot be read as its declared type (for example `1.5` or `abc` where an integer is expected, or an integer beyond ±2^53−1). `idempotency_key_reused`: This `Idempotency-Key` was already used with another method, path or body; use a new key for a new request. */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `daily_limit_exceeded`: The key has used its daily request limit; `Retry-After` gives the seconds until 00:00 UTC. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error`: An unexpected error. Quote the `X-Request-ID` to support. */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`: The database did not answer (a lost connection, a restart, a lock held too long). Nothing was changed; retry after `Retry-After` seconds. `telegram_unavailable`: Telegram had to be asked (a channel membership) and could not be: the bot is not running or Telegram did not answer. Nothing was changed; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    claimWinner: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a repeat with the same key, method, path and body within 24 h gets the first answer again (`Idempotent-Replayed: true`), does no work and is not counted
+                 * @example 7d0f4c1e-2b9a-4f7e-9c55-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The giveaway public_id; an unknown id of any form is a 404
+                 * @example mqkhDFKrFbRc
+                 */
+                public_id: string;
+                /**
+                 * @description The winner position, 1-based as in `winners` (reserves are not winners)
+                 * @example 1
+                 */
+                position: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Claimed (a repeat answers the claim already recorded); the deadline replacement is cancelled */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "position": 1,
+                     *       "telegram_id": 987654321,
+                     *       "username": "bob",
+                     *       "claimed_at": "2026-05-02T12:00:00.000Z",
+                     *       "claimed_by": "owner",
+                     *       "claim_deadline": "2026-05-04T09:00:30.001Z"
+                     *     }
+                     */
+                    "application/json": {
+                        position: number;
+                        telegram_id: number;
+                        username: string | null;
+                        /** Format: date-time */
+                        claimed_at: string;
+                        /** @description `winner`: the Claim button of the bot; `owner`: this call */
+                        claimed_by: "winner" | "owner";
+                        /** @description Until when the claim was open; null without one */
+                        claim_deadline: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_parameter`: A value is out of range, not allowed, or inconsistent with another value. `missing_parameter`: A required parameter or body field is absent. `invalid_json`: The request body is not valid JSON or is not a JSON object. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: The Authorization header is missing or malformed, or the key is unknown or revoked. Send `Authorization: Bearer <key>`. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `plan_not_supported`: The key belongs to an account that is not on the Business plan. `GET /api/v1/me` still answers. `forbidden`: The resource belongs to another account. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: No route or resource matches the address. */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_drawn`: Claims and replacements apply to the winners of a drawn giveaway; draw it first. `position_replaced`: The winner at this position changed while the request was made (a concurrent replacement, or the claim deadline): nothing was done. Read the giveaway and decide again. `claim_expired`: The winner's time to claim the prize has ended; the next reserve replaces them. `idempotency_key_in_progress`: A request with this `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response. */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large`: The request body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_type`: A value cannot be read as its declared type (for example `1.5` or `abc` where an integer is expected, or an integer beyond ±2^53−1). `idempotency_key_reused`: This `Idempotency-Key` was already used with another method, path or body; use a new key for a new request. */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `daily_limit_exceeded`: The key has used its daily request limit; `Retry-After` gives the seconds until 00:00 UTC. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error`: An unexpected error. Quote the `X-Request-ID` to support. */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`: The database did not answer (a lost connection, a restart, a lock held too long). Nothing was changed; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -5965,7 +7140,7 @@ export interface operations {
                         webhooks: {
                             id: string;
                             url: string;
-                            events: ("giveaway.sealed" | "giveaway.drawn" | "participant.joined" | "webhook.test")[];
+                            events: ("giveaway.sealed" | "giveaway.drawn" | "giveaway.amended" | "participant.joined" | "webhook.test")[];
                             description: string | null;
                             /** Format: date-time */
                             created_at: string;
@@ -6090,7 +7265,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where events are POSTed: `https://` (also `http://` when TYCHE_WEBHOOK_ALLOW_PRIVATE=true). A host that is or resolves to a loopback, private or link-local address is refused unless TYCHE_WEBHOOK_ALLOW_PRIVATE=true */
                     url: string;
-                    /** @description Event types to receive, at least one of giveaway.sealed, giveaway.drawn, participant.joined, webhook.test */
+                    /** @description Event types to receive, at least one of giveaway.sealed, giveaway.drawn, giveaway.amended, participant.joined, webhook.test */
                     events: string[];
                     /** Format: trimmed-text */
                     description?: string;
@@ -6128,7 +7303,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("giveaway.sealed" | "giveaway.drawn" | "participant.joined" | "webhook.test")[];
+                        events: ("giveaway.sealed" | "giveaway.drawn" | "giveaway.amended" | "participant.joined" | "webhook.test")[];
                         description: string | null;
                         /** Format: date-time */
                         created_at: string;
@@ -6721,7 +7896,7 @@ export interface operations {
                              * @description An event type (CONTRACT §9)
                              * @enum {string}
                              */
-                            event: "giveaway.sealed" | "giveaway.drawn" | "participant.joined" | "webhook.test";
+                            event: "giveaway.sealed" | "giveaway.drawn" | "giveaway.amended" | "participant.joined" | "webhook.test";
                             /** @description 1 for the first attempt of a message, then 2, 3, … */
                             attempt: number;
                             /** @description The receiver's status; null when none came (timeout, refused connection) */
@@ -6880,6 +8055,7 @@ export interface operations {
                  *         "draw_mode": "verifiable",
                  *         "reserve_count": 1,
                  *         "ends_at": "2026-05-01T09:00:00.000Z",
+                 *         "claim_within": "P3D",
                  *         "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
                  *         "seal": {
                  *           "type": "tyche-seal-v2",
@@ -6912,7 +8088,8 @@ export interface operations {
                  *             "value": "7TyePqRw_uKmF-Qn1xs0n-kOAHTFXjWCOEr9FfhVPOAOjeb9QlRIxuh8trxYyDSfN2rfj4d-l8dxJhonW0NEAA"
                  *           }
                  *         },
-                 *         "seal_log_index": 1
+                 *         "seal_log_index": 1,
+                 *         "seal_timestamps": []
                  *       }
                  *     }
                  */
@@ -6921,7 +8098,7 @@ export interface operations {
                     type: "giveaway.sealed";
                     /** Format: date-time */
                     timestamp: string;
-                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `webhook.test` has `webhook_id`, `url`, `description` */
+                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description` */
                     data: {
                         [key: string]: unknown;
                     };
@@ -6987,6 +8164,7 @@ export interface operations {
                  *         "draw_mode": "verifiable",
                  *         "reserve_count": 1,
                  *         "ends_at": "2026-05-01T09:00:00.000Z",
+                 *         "claim_within": "P3D",
                  *         "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
                  *         "seal": {
                  *           "type": "tyche-seal-v2",
@@ -7020,6 +8198,7 @@ export interface operations {
                  *           }
                  *         },
                  *         "seal_log_index": 1,
+                 *         "seal_timestamps": [],
                  *         "verify_url": "http://127.0.0.1:8080/verify/c_PfQUksIGPDVDWslX",
                  *         "winners": [
                  *           {
@@ -7041,7 +8220,192 @@ export interface operations {
                     type: "giveaway.drawn";
                     /** Format: date-time */
                     timestamp: string;
-                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `webhook.test` has `webhook_id`, `url`, `description` */
+                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description` */
+                    data: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 15 s, fails the attempt; it is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onGiveawayAmended: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `msg_…`: the same on every retry of this message
+                 * @example msg_0VdXx2Kq3Lm8Nq1AaZp2VbX7tR4
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when this attempt was sent
+                 * @example 1777626000
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` + base64 HMAC-SHA256 keyed with the base64-decoded secret after `whsec_`
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "giveaway.amended",
+                 *       "timestamp": "2026-05-04T09:00:30.001Z",
+                 *       "data": {
+                 *         "public_id": "mqkhDFKrFbRc",
+                 *         "title": "Spring giveaway",
+                 *         "status": "completed",
+                 *         "participants_count": 2,
+                 *         "winners_count": 1,
+                 *         "description": "Three pairs of headphones",
+                 *         "created_at": "2026-05-01T08:17:14.063Z",
+                 *         "drawn_at": "2026-05-01T09:00:30.001Z",
+                 *         "certificate_id": "c_PfQUksIGPDVDWslX",
+                 *         "draw_mode": "verifiable",
+                 *         "reserve_count": 1,
+                 *         "ends_at": "2026-05-01T09:00:00.000Z",
+                 *         "claim_within": "P3D",
+                 *         "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
+                 *         "seal": {
+                 *           "type": "tyche-seal-v2",
+                 *           "seal_id": "s_pNWDlFQdlnBbuezI",
+                 *           "giveaway": {
+                 *             "public_id": "mqkhDFKrFbRc",
+                 *             "title": "Spring giveaway",
+                 *             "winners_count": 1,
+                 *             "reserve_count": 1,
+                 *             "owner": "o_z5GCf12zNRsg6jSm",
+                 *             "created_at": "2026-05-01T08:17:14.063Z"
+                 *           },
+                 *           "entrants": {
+                 *             "count": 2,
+                 *             "root": "fbb1a4e5a5b0aa1cb1a2ee71c902e9d108f840324b905e774011fdc5d04596f9"
+                 *           },
+                 *           "sealed_at": "2026-05-01T09:00:00.000Z",
+                 *           "beacon": {
+                 *             "network": "drand",
+                 *             "chain_hash": "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971",
+                 *             "after_round": 1201,
+                 *             "after_randomness": "c1247c4e5a3a2bda50e32f469033045ebc3dac436474e5cb0300a292cfdf831e",
+                 *             "round": 1211,
+                 *             "round_at": "2026-05-01T09:00:30.000Z"
+                 *           },
+                 *           "hash": "936168374be9f481cbadfa3fba01d568b46df0d1ca5a08a4db018a03c70b1019",
+                 *           "signature": {
+                 *             "alg": "Ed25519",
+                 *             "kid": "90c7d303d762bff4",
+                 *             "value": "7TyePqRw_uKmF-Qn1xs0n-kOAHTFXjWCOEr9FfhVPOAOjeb9QlRIxuh8trxYyDSfN2rfj4d-l8dxJhonW0NEAA"
+                 *           }
+                 *         },
+                 *         "seal_log_index": 1,
+                 *         "seal_timestamps": [],
+                 *         "verify_url": "http://127.0.0.1:8080/verify/c_PfQUksIGPDVDWslX",
+                 *         "winners": [
+                 *           {
+                 *             "username": "bob",
+                 *             "telegram_id": 987654321
+                 *           }
+                 *         ],
+                 *         "reserves": [
+                 *           {
+                 *             "username": "alice",
+                 *             "telegram_id": 123456789
+                 *           }
+                 *         ],
+                 *         "amendments": [
+                 *           {
+                 *             "type": "tyche-amendment-v2",
+                 *             "amendment_id": "a_Xk2fQ9LmTz4RbW7p",
+                 *             "giveaway": "mqkhDFKrFbRc",
+                 *             "certificate_hash": "fb9475b36beb11cb643a00489d433c4f4084a8f81b588b9050251e8733db420d",
+                 *             "sequence": 1,
+                 *             "previous": null,
+                 *             "position": 1,
+                 *             "replaced": {
+                 *               "index": 0,
+                 *               "leaf_hash": "55d697c17cfd4a736e9060c44fc265cb553e8aa678c27010b127cb2e5e919e68"
+                 *             },
+                 *             "by": {
+                 *               "reserve_position": 1,
+                 *               "index": 1,
+                 *               "leaf_hash": "f8c9851e96b9224c0ad6e9d7e328c88b0a80f7067a4a0092b31a2975736acd7a"
+                 *             },
+                 *             "reason": "unclaimed",
+                 *             "note": null,
+                 *             "amended_at": "2026-05-04T09:00:30.001Z",
+                 *             "hash": "d9eef328939395fd5ecfae0fca0e53dad7addf77b051b6af1552b1b084f6b9bc",
+                 *             "signature": {
+                 *               "alg": "Ed25519",
+                 *               "kid": "90c7d303d762bff4",
+                 *               "value": "Qm3yqz0V8k1iN5cT0bK7zJm4oH2dUvE9s6rXcL1aGfPqW8nYtB3eR5uI0oA7sD2fG4hJ6kL9zX1cV3bN5mQ8wA"
+                 *             }
+                 *           }
+                 *         ],
+                 *         "amended_winners": [
+                 *           {
+                 *             "username": "alice",
+                 *             "telegram_id": 123456789
+                 *           }
+                 *         ],
+                 *         "amendment": {
+                 *           "type": "tyche-amendment-v2",
+                 *           "amendment_id": "a_Xk2fQ9LmTz4RbW7p",
+                 *           "giveaway": "mqkhDFKrFbRc",
+                 *           "certificate_hash": "fb9475b36beb11cb643a00489d433c4f4084a8f81b588b9050251e8733db420d",
+                 *           "sequence": 1,
+                 *           "previous": null,
+                 *           "position": 1,
+                 *           "replaced": {
+                 *             "index": 0,
+                 *             "leaf_hash": "55d697c17cfd4a736e9060c44fc265cb553e8aa678c27010b127cb2e5e919e68"
+                 *           },
+                 *           "by": {
+                 *             "reserve_position": 1,
+                 *             "index": 1,
+                 *             "leaf_hash": "f8c9851e96b9224c0ad6e9d7e328c88b0a80f7067a4a0092b31a2975736acd7a"
+                 *           },
+                 *           "reason": "unclaimed",
+                 *           "note": null,
+                 *           "amended_at": "2026-05-04T09:00:30.001Z",
+                 *           "hash": "d9eef328939395fd5ecfae0fca0e53dad7addf77b051b6af1552b1b084f6b9bc",
+                 *           "signature": {
+                 *             "alg": "Ed25519",
+                 *             "kid": "90c7d303d762bff4",
+                 *             "value": "Qm3yqz0V8k1iN5cT0bK7zJm4oH2dUvE9s6rXcL1aGfPqW8nYtB3eR5uI0oA7sD2fG4hJ6kL9zX1cV3bN5mQ8wA"
+                 *           }
+                 *         },
+                 *         "amendment_log_index": 4
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "giveaway.amended";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description` */
                     data: {
                         [key: string]: unknown;
                     };
@@ -7107,7 +8471,9 @@ export interface operations {
                  *         "draw_mode": "verifiable",
                  *         "reserve_count": 1,
                  *         "ends_at": "2026-05-01T09:00:00.000Z",
+                 *         "claim_within": "P3D",
                  *         "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
+                 *         "seal_timestamps": [],
                  *         "entrant": {
                  *           "telegram_id": 123456789,
                  *           "username": "alice",
@@ -7123,7 +8489,7 @@ export interface operations {
                     type: "participant.joined";
                     /** Format: date-time */
                     timestamp: string;
-                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `webhook.test` has `webhook_id`, `url`, `description` */
+                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description` */
                     data: {
                         [key: string]: unknown;
                     };
@@ -7188,7 +8554,7 @@ export interface operations {
                     type: "webhook.test";
                     /** Format: date-time */
                     timestamp: string;
-                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `webhook.test` has `webhook_id`, `url`, `description` */
+                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description` */
                     data: {
                         [key: string]: unknown;
                     };

@@ -1,4 +1,4 @@
-import { Composer } from 'grammy';
+import { Composer, InlineKeyboard } from 'grammy';
 import type { AccountService } from '../../accounts/account.service.ts';
 import { hasBusinessAccess } from '../../accounts/plans.ts';
 import { verifyUrlOf } from '../../giveaways/results/giveaway.views.ts';
@@ -8,6 +8,7 @@ import type { BotContext } from '../context.ts';
 import { esc, planName, utcMinute } from '../format.ts';
 import type { ConsoleGiveaways } from '../giveaway-port.ts';
 import { safeReply } from '../safe-reply.ts';
+import { manageData } from './replace.composer.ts';
 
 export interface ConsoleDeps {
   accounts: Pick<AccountService, 'findByTelegramId'>;
@@ -55,7 +56,14 @@ export function consoleComposer(deps: ConsoleDeps): Composer<BotContext> {
       }),
     );
     const more = page.next_cursor ? ['', ctx.t('giveaways-more')] : [];
-    await safeReply(ctx, log, [ctx.t('giveaways-head'), '', ...items, ...more].join('\n'));
+    // A drawn giveaway opens its winners as they stand, where one can be replaced (CONTRACT §14).
+    const keyboard = new InlineKeyboard();
+    for (const g of page.giveaways.filter((g) => g.status === 'completed')) {
+      const title = [...g.title].length > 40 ? `${[...g.title].slice(0, 39).join('')}…` : g.title;
+      keyboard.text(ctx.t('giveaways-button-winners', { title }), manageData.pack({ id: g.public_id })).row();
+    }
+    const text = [ctx.t('giveaways-head'), '', ...items, ...more].join('\n');
+    await safeReply(ctx, log, text, keyboard.inline_keyboard.length > 0 ? { keyboard } : {});
   });
 
   direct.command('draw', async (ctx) => {

@@ -1,5 +1,8 @@
 import {
+  CLAIM_WITHIN_MAX_MS,
+  CLAIM_WITHIN_MIN_MS,
   checkTitle,
+  durationMs,
   ENDS_AT_MAX_AHEAD_MS,
   ENDS_AT_MIN_AHEAD_MS,
   TITLE_MAX,
@@ -104,4 +107,42 @@ export function readRequired(text: string): Answer<(string | number)[]> {
     return wrong('new-bad-required', { max: REQUIRED_MAX });
   }
   return ok([...new Set(refs as (string | number)[])]);
+}
+
+const CLAIM_SHORT = /^(\d{1,4})\s*([hd])$/i;
+
+/** The claim deadlines offered as buttons (by their button action); any other is typed. */
+export const CLAIM_PRESETS = { claim1d: UNIT_MS.d, claim3d: 3 * UNIT_MS.d, claim7d: 7 * UNIT_MS.d } as const;
+export type ClaimPreset = keyof typeof CLAIM_PRESETS;
+
+/**
+ * The optional claim deadline (CONTRACT §14): `-` for none, `24h` / `3d`, or an ISO 8601
+ * duration as the API takes it (`PT12H`, `P3D`), from one hour to 30 days.
+ */
+export function readClaim(text: string): Answer<number | null> {
+  const answer = text.trim();
+  if (answer === NONE) return ok(null);
+  const short = CLAIM_SHORT.exec(answer);
+  const ms = short
+    ? Number(short[1]) * UNIT_MS[short[2].toLowerCase() as 'h' | 'd']
+    : durationMs(answer.toUpperCase());
+  if (!(ms >= CLAIM_WITHIN_MIN_MS && ms <= CLAIM_WITHIN_MAX_MS)) {
+    return wrong('new-bad-claim', { answer: answer.slice(0, 40) });
+  }
+  return ok(ms);
+}
+
+/** A claim deadline as the preview shows it: `3d`, `1d 12h`, `90m`. */
+export function claimLabel(ms: number): string {
+  const parts: string[] = [];
+  let rest = ms;
+  for (const [unit, size] of [
+    ['d', UNIT_MS.d],
+    ['h', UNIT_MS.h],
+    ['m', UNIT_MS.m],
+  ] as const) {
+    if (rest >= size) parts.push(`${Math.floor(rest / size)}${unit}`);
+    rest %= size;
+  }
+  return parts.join(' ');
 }

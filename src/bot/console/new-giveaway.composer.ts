@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Composer, type Filter, InlineKeyboard } from 'grammy';
 import type { AccountService } from '../../accounts/account.service.ts';
 import { hasBusinessAccess } from '../../accounts/plans.ts';
-import { WINNERS_MAX } from '../../giveaways/core/giveaway-input.ts';
+import { isoDuration, WINNERS_MAX } from '../../giveaways/core/giveaway-input.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isAppError } from '../../shared/errors.ts';
 import type { BotLogger } from '../bot-logger.ts';
@@ -17,9 +17,13 @@ import { safeAnswer, safeEdit, safeReply } from '../safe-reply.ts';
 import { lookUpChannel } from './channel-lookup.ts';
 import {
   type Answer,
+  CLAIM_PRESETS,
+  type ClaimPreset,
+  claimLabel,
   exampleEnd,
   NONE,
   readChannelRef,
+  readClaim,
   readDescription,
   readEnds,
   readRequired,
@@ -37,7 +41,8 @@ export interface NewGiveawayDeps {
   wake?: () => void;
 }
 
-const STEPS = ['title', 'description', 'winners', 'ends', 'channel', 'required', 'preview'] as const;
+// `claim` is asked only from the preview's button: an optional step outside the numbered six.
+const STEPS = ['title', 'description', 'winners', 'ends', 'channel', 'required', 'preview', 'claim'] as const;
 type Step = (typeof STEPS)[number];
 
 /** The answers so far; `nonce` ties the preview's buttons to this one dialogue. */
@@ -50,11 +55,13 @@ interface Draft {
   channel?: ChannelCondition;
   required?: ChannelCondition[];
   challenge?: boolean;
+  /** How long each winner has to claim, in ms (CONTRACT §14); absent or null: no deadline. */
+  claimWithin?: number | null;
 }
 
 const KIND = 'new';
 export const newData = callbackData('nw', ['action', 'nonce']);
-type Action = 'skip' | 'none' | 'publish' | 'challenge' | 'cancel';
+type Action = 'skip' | 'none' | 'publish' | 'challenge' | 'cancel' | 'claim' | ClaimPreset | 'claimNone';
 
 type Message = Filter<BotContext, 'message'>['message'];
 
@@ -75,6 +82,7 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
   function question(ctx: BotContext, step: Step): string {
     if (step === 'winners') return ctx.t('new-ask-winners', { max: WINNERS_MAX });
     if (step === 'ends') return ctx.t('new-ask-ends', { example: exampleEnd(now()) });
+    if (step === 'claim') return ctx.t('new-ask-claim');
     return ctx.t(`new-ask-${step}`);
   }
 
@@ -82,6 +90,12 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
     if (step === 'description')
       return new InlineKeyboard().text(ctx.t('new-button-skip'), pack('skip', nonce));
     if (step === 'required') return new InlineKeyboard().text(ctx.t('new-button-none'), pack('none', nonce));
+    if (step === 'claim') {
+      const keyboard = new InlineKeyboard();
+      for (const [preset, ms] of Object.entries(CLAIM_PRESETS))
+        keyboard.text(claimLabel(ms), pack(preset as ClaimPreset, nonce));
+      return keyboard.row().text(ctx.t('new-button-claim-none'), pack('claimNone', nonce));
+    }
     return undefined;
   }
 
@@ -111,6 +125,7 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
       ends: utcMinute(draft.endsAt!),
       required,
       challenge: ctx.t(draft.challenge ? 'new-challenge-on' : 'new-challenge-off'),
+      claim: draft.claimWithin ? claimLabel(draft.claimWithin) : ctx.t('new-claim-none'),
     });
     return [
       ctx.t('new-preview-head', { channel: esc(draft.channel!.label) }),
@@ -130,6 +145,8 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
         ctx.t(draft.challenge ? 'new-button-challenge-off' : 'new-button-challenge-on'),
         pack('challenge', draft.nonce),
       )
+      .row()
+      .text(ctx.t('new-button-claim'), pack('claim', draft.nonce))
       .row()
       .text(ctx.t('new-button-cancel'), pack('cancel', draft.nonce));
     if (edit) await safeEdit(ctx, log, previewText(ctx, draft), keyboard);
@@ -191,6 +208,10 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
         }
         return ask(ctx, 'preview', { ...draft, required, challenge: false });
       }
+      case 'claim': {
+        const a = readClaim(text);
+        return a.ok ? ask(ctx, 'preview', { ...draft, claimWithin: a.value }) : fail(a);
+      }
       case 'preview':
         await safeReply(ctx, log, ctx.t('new-in-progress'));
     }
@@ -218,6 +239,10 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
           winners_count: draft.winners!,
           ends_at: new Date(draft.endsAt!).toISOString(),
           draw_mode: 'verifiable',
+          // An unclaimed prize goes to the next reserve: with a deadline, one reserve per winner.
+          ...(draft.claimWithin
+            ? { claim_within: isoDuration(draft.claimWithin), reserve_count: Math.min(draft.winners!, 100) }
+            : {}),
         },
         {
           conditions: draft.required ?? [],
@@ -301,6 +326,17 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
         return safeEdit(ctx, log, ctx.t('new-cancelled'));
       case 'publish':
         if (step === 'preview') return publish(ctx, draft);
+        return;
+      case 'claim':
+        if (step === 'preview') return ask(ctx, 'claim', draft);
+        return;
+      case 'claimNone':
+        if (step === 'claim') return ask(ctx, 'preview', { ...draft, claimWithin: null });
+        return;
+      default:
+        if (step === 'claim' && Object.hasOwn(CLAIM_PRESETS, data.action)) {
+          return ask(ctx, 'preview', { ...draft, claimWithin: CLAIM_PRESETS[data.action as ClaimPreset] });
+        }
     }
   });
 

@@ -95,6 +95,23 @@ winner-notice =
 
     The draw is public and verifiable: { $url }
 
+## After the draw: claims and replacements
+winner-claim-by = Claim your prize by { $until }: press Claim. If you do not, the next reserve takes your place.
+winner-button-claim = Claim
+claim-done = You have claimed your prize as winner #{ $position } ({ $at }). The organiser will be in touch.
+claim-done-popup = Claimed!
+claim-expired = The time to claim this prize is over: it goes to the next reserve.
+claim-not-yours = You are not the winner of this prize (any more).
+substitute-notice =
+    🎉 You are now winner #{ $position } of “{ $title }”: a winner was replaced ({ $reason }) and you were the next reserve in the draw's order.
+
+    The draw and every replacement are public and verifiable: { $url }
+reason-left_channel = left the channel
+reason-unclaimed = did not claim the prize in time
+reason-ineligible = not eligible
+reason-duplicate_account = duplicate account
+reason-other = other reason
+
 ## The giveaway console: /new
 new-ask-title = <b>New giveaway</b> (step 1 of 6). Send its title — what entrants see first. /cancel stops at any step.
 new-ask-description = Step 2 of 6: send a description (prizes, rules), or <code>-</code> for none.
@@ -128,6 +145,7 @@ new-preview-settings =
     Winners: { $winners } · entries close { $ends }
     Required channels: { $required }
     Join challenge (against bot farms): { $challenge }
+    Time to claim a prize: { $claim }
 new-challenge-on = on
 new-challenge-off = off
 new-required-none = none
@@ -135,6 +153,13 @@ new-button-publish = Publish
 new-button-challenge-on = Turn the join challenge on
 new-button-challenge-off = Turn the join challenge off
 new-button-cancel = Cancel
+new-button-claim = Set the time to claim a prize
+new-button-claim-none = No deadline
+new-claim-none = no deadline
+new-ask-claim =
+    How long does each winner have to claim the prize? Send e.g. <code>24h</code>, <code>3d</code> or <code>P2DT12H</code> (1 hour to 30 days), or <code>-</code> for no deadline.
+    With a deadline the draw also picks as many reserves as winners: an unclaimed prize goes to the next reserve, publicly.
+new-bad-claim = “{ $answer }” is not a time to claim from 1 hour to 30 days. Send e.g. <code>24h</code> or <code>3d</code>, or <code>-</code>.
 new-published =
     Published “{ $title }”. The post with the Join button goes to { $channel } in a moment.
 
@@ -153,6 +178,7 @@ giveaways-item =
     • <b>{ $title }</b> — <code>{ $id }</code>
       { $status } · { $entrants } entrants · <a href="{ $page }">page</a>{ $result }
 giveaways-more = …and more: the API lists them all.
+giveaways-button-winners = { $title }: winners
 giveaway-status-active = open
 giveaway-status-sealing = entries closed; checking entrants against the required channels, then sealed
 giveaway-status-sealed = sealed; drawn at its drand round
@@ -165,6 +191,24 @@ draw-checking = Entries to “{ $title }” close now: I am checking that every 
 draw-done = “{ $title }” has been drawn: { $url }
 draw-no-entrants = “{ $title }” has no entrants yet: nothing to draw.
 draw-unavailable = The drand beacon cannot be reached right now, so the list cannot be sealed. Try again in a minute.
+manage-head = <b>“{ $title }”</b>: the winners as they stand
+manage-winner = #{ $position } { $name } — { $state }
+manage-claimed = claimed { $at }
+manage-claim-until = may claim until { $until }
+manage-claim-over = did not claim by { $until }
+manage-no-deadline = no deadline to claim
+manage-reserves = Reserves left: { $count }. A replaced winner's place goes to the next reserve in the draw's order — nobody can be chosen — and every replacement is signed, logged and posted publicly.
+manage-button-replace = Replace #{ $position }
+replace-ask = Why is winner #{ $position } replaced? The reason is published with the replacement; “left the channel” is checked with Telegram.
+replace-button-back = Back
+replace-done = Winner #{ $position } is now { $name }, reserve { $reserve }. The amendment <code>{ $id }</code> is signed and public.
+replace-no-reserves = No reserve is left: nobody can take this place.
+replace-still-member = Telegram says this winner is still in the channel: not replaced.
+replace-not-unclaimed = This winner has claimed the prize, or still has time to: not replaced.
+replace-changed = This winner was replaced meanwhile: here are the winners now.
+replace-not-drawn = This giveaway has not been drawn yet.
+replace-telegram-down = Telegram could not be asked about the channel right now. Try again in a minute.
+replace-no-channel = “Left the channel” needs a channel: this giveaway requires none and was not posted by the bot.
 
 ## Language
 language-ask = Choose your language:
@@ -194,6 +238,12 @@ post-results =
     Certificate, and how to check the draw yourself: { $url }
 post-results-more = …and { $more } more: the certificate lists every winner.
 post-winner = { $position }. { $name }
+post-amended =
+    <b>Winner replaced: “{ $title }”</b>
+
+    Winner #{ $position } { $old } is replaced by { $new }, the next reserve in the draw's order. Reason: { $reason }.
+    Every replacement is signed and in the public log: { $url }
+post-amended-note = Note: { $note }
 post-usage = Usage: /post &lt;giveaway id&gt; &lt;@channel&gt; — the bot must be an admin of the channel who may post.
 post-not-yours = You have no giveaway with that id. Giveaways belong to the account of your API keys.
 posted = Posted to { $channel } with a Join button.

@@ -7,8 +7,9 @@ import { WINNERS_JOB, type WinnersJobPayload } from '../bot-jobs.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import { esc } from '../format.ts';
 import type { DrawnWinner } from '../giveaway-port.ts';
-import { languageOf, translate } from '../i18n.ts';
+import { languageOf, translatorFor } from '../i18n.ts';
 import type { BotUserService } from '../users/bot-user.service.ts';
+import { withClaim } from './claim-button.ts';
 
 /** One winner's message: a job of its own, so each is sent (and retried) on its own. */
 export const WINNER_NOTICE_JOB = 'bot.winner_notice';
@@ -68,14 +69,15 @@ export function createWinnerNoticeJobs(deps: {
   async function notify(job: Job): Promise<JobOutcome> {
     const { event, winner } = job.payload as NoticePayload;
     const stored = await botUsers.languageOf(winner.telegram_id);
-    const language = languageOf(stored.language, stored.language_code ?? undefined);
-    const text = translate(language, 'winner-notice', {
+    const t = translatorFor(languageOf(stored.language, stored.language_code ?? undefined));
+    const notice = t('winner-notice', {
       position: winner.position,
       title: esc(event.title),
       url: esc(event.verifyUrl),
     });
+    const { text, ...markup } = withClaim(t, notice, { ...event, position: winner.position });
     try {
-      await api.sendMessage(winner.telegram_id, text, { parse_mode: 'HTML' });
+      await api.sendMessage(winner.telegram_id, text, { parse_mode: 'HTML', ...markup });
       return { done: true };
     } catch (error) {
       const fields = { certificate_id: event.certificateId, telegram_id: winner.telegram_id };

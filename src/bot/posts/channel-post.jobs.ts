@@ -12,13 +12,13 @@ import {
   type SealedJobPayload,
 } from '../bot-jobs.ts';
 import type { BotLogger } from '../bot-logger.ts';
-import type { ConsoleGiveaways } from '../giveaway-port.ts';
+import type { AmendedEvent, ConsoleGiveaways } from '../giveaway-port.ts';
 import { isLanguage, translatorFor } from '../i18n.ts';
 import { joinKeyboard } from '../join/join-link.ts';
 import { createReceiptJobs } from '../notices/receipt-jobs.ts';
 import type { BotUserService } from '../users/bot-user.service.ts';
 import type { ChannelPostRepository } from './channel-post.repository.ts';
-import { closedPost, giveawayPost, resultsPost } from './post-texts.ts';
+import { amendedPost, closedPost, giveawayPost, resultsPost } from './post-texts.ts';
 
 export interface ChannelPostDeps {
   /** The throttled Bot API for background work: no call holds its job's lease on a long wait. */
@@ -134,6 +134,15 @@ export function createChannelPostJobs(deps: ChannelPostDeps) {
           ...replyTo(g),
         });
       },
+
+      async amended(g, payload) {
+        if (!payload.amended) return;
+        await api.sendMessage(chat(g), amendedPost(g.t, payload.amended), {
+          parse_mode: 'HTML',
+          link_preview_options: { is_disabled: true },
+          ...replyTo(g),
+        });
+      },
     };
 
   async function channelPost(job: Job): Promise<JobOutcome> {
@@ -169,6 +178,13 @@ export function createChannelPostJobs(deps: ChannelPostDeps) {
       if (!found || !(await posts.find(found.row.id))) return;
       await deps.jobs.enqueue(
         channelPostJob(publicId, { giveawayId: found.row.id, kind: 'results', results }, at),
+      );
+    },
+    /** A replacement's promise of a post (from the amendment's job), when there is a channel post. */
+    async amendedPost(amended: AmendedEvent, at: number) {
+      if (!(await posts.find(amended.giveawayId))) return;
+      await deps.jobs.enqueue(
+        channelPostJob(amended.publicId, { giveawayId: amended.giveawayId, kind: 'amended', amended }, at),
       );
     },
   };

@@ -1,4 +1,5 @@
 import { displayName, esc, utcMinute } from '../format.ts';
+import type { AmendedEvent } from '../giveaway-port.ts';
 import type { Translate } from '../i18n.ts';
 
 /** The texts of a giveaway's channel posts (CONTRACT §11), in the channel's language. */
@@ -65,4 +66,20 @@ export function resultsPost(t: Translate, r: ResultsFields): string {
     lines.push(t('post-results-more', { more: r.winners.length - WINNERS_SHOWN }));
   }
   return t('post-results', { title: esc(r.title), winners: lines.join('\n'), url: esc(r.verifyUrl) });
+}
+
+/**
+ * A replacement, in the channel that saw the results: who was replaced by whom, why, and where
+ * the signed amendment is, so the re-draw is as public as the draw.
+ */
+export function amendedPost(t: Translate, a: AmendedEvent): string {
+  const text = t('post-amended', {
+    title: esc(a.title),
+    position: a.position,
+    old: displayName(a.replaced),
+    new: displayName(a.substitute),
+    reason: t(`reason-${a.reason}`),
+    url: esc(a.verifyUrl),
+  });
+  return a.note ? `${text}\n${t('post-amended-note', { note: esc(a.note) })}` : text;
 }

@@ -4,6 +4,8 @@ import { openKeyEntry, readLogEntry } from '../../proof/log-entry.ts';
 import { leafHash, rootOfNodes } from '../../proof/merkle.ts';
 import { isRecord } from '../../proof/report.ts';
 import { type Ed25519Verify, objectHashProblem, objectSignatureProblem } from '../../proof/signed-object.ts';
+import { createAmendmentTally } from './amendment-tally.ts';
+import { createResultTally } from './result-tally.ts';
 
 const sha256 = (data: Uint8Array) => hash('sha256', data, 'buffer') as unknown as Uint8Array;
 
@@ -57,11 +59,12 @@ interface KeyState {
 /**
  * Re-checks a log entry by entry, in order (CONTRACT §8 "tyche log verify", "Monitoring"): each
  * entry is canonical JSON of the kind and id the log names; key entries are signed by the log key;
- * every seal and certificate is hashed and signed by a key announced earlier in the log and not
- * retired before it; a v2 certificate draws from a seal the log holds. Alongside, it tallies what
- * a monitor reports: an owner sealing more than once on one round, a giveaway sealed twice, and
- * giveaways of different owners on one round whose entrant roots, counts or titles coincide — the
- * trace of one list sealed under several accounts to keep whichever draw turns out best.
+ * every seal, certificate and result entry is hashed and signed by a key announced earlier in the
+ * log and not retired before it; a v2 certificate draws from a seal the log holds. Alongside, it
+ * tallies what a monitor reports: an owner sealing more than once on one round, a giveaway sealed
+ * twice, giveaways of different owners on one round whose entrant roots, counts or titles coincide
+ * — the trace of one list sealed under several accounts to keep whichever draw turns out best — and
+ * an account whose signed results skip or repeat a number (result-tally.ts).
  */
 export function createLogAuditor(logPublicKey: Uint8Array) {
   const leaves: Uint8Array[] = [];
@@ -72,6 +75,8 @@ export function createLogAuditor(logPublicKey: Uint8Array) {
   const sealsByRound = new Map<string, SealSighting[]>();
   const findings: AuditFinding[] = [];
   const broken = (index: number, message: string) => findings.push({ severity: 'entry', index, message });
+  const results = createResultTally();
+  const amendments = createAmendmentTally(sha256);
 
   function signedBy(obj: Record<string, unknown>): string | null {
     const sig = isRecord(obj.signature) ? obj.signature : {};
@@ -162,7 +167,12 @@ export function createLogAuditor(logPublicKey: Uint8Array) {
       }
       const problem = signedBy(obj);
       if (problem) broken(entry.index, `${entry.kind} ${entry.id}: ${problem}`);
+      // Only a result the operator's key really signed counts; a forged one fills no gap.
+      const uncounted = entry.kind === 'result' && !problem ? results.add(entry.index, obj) : null;
+      if (uncounted) broken(entry.index, `result ${entry.id}: ${uncounted}`);
       if (entry.kind === 'seal') sealEntry(obj);
+      if (entry.kind === 'certificate' && !problem) amendments.certificate(obj);
+      if (entry.kind === 'amendment') amendments.amendment(entry.index, obj);
       if (entry.kind === 'certificate' && isRecord(obj.seal)) {
         const sealId = String(obj.seal.seal_id);
         if (sealHashes.get(sealId) !== obj.seal.hash) {
@@ -175,6 +185,9 @@ export function createLogAuditor(logPublicKey: Uint8Array) {
     },
 
     size: () => leaves.length,
+
+    /** One account's signed results, by its pseudonym, in log order. */
+    resultsOf: results.of,
 
     /** RFC 9162 root of the first `size` entries seen. */
     rootAt(size: number): Uint8Array {
@@ -203,7 +216,11 @@ export function createLogAuditor(logPublicKey: Uint8Array) {
           });
         }
       }
-      return [...findings, ...monitor, ...clonesAcrossOwners()];
+      const counted = results.findings().map((message): AuditFinding => ({ severity: 'monitor', message }));
+      const amended = amendments
+        .findings()
+        .map((message): AuditFinding => ({ severity: 'monitor', message }));
+      return [...findings, ...monitor, ...clonesAcrossOwners(), ...counted, ...amended];
     },
   };
 }

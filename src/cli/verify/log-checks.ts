@@ -2,8 +2,9 @@
 // with Node's fetch and the pin files under $XDG_STATE_HOME/tyche (log-pin.ts).
 
 import { KEYS_PATH } from '../../proof/keys-path.ts';
-import { checkAgainstLog, type LogSource } from '../../proof/log-gather.ts';
-import type { Check } from '../../proof/report.ts';
+import { checkAgainstLog, type LogCheckResult, type LogSource } from '../../proof/log-gather.ts';
+import { type OutsideAttestation, sealTimeCheck } from '../../proof/outside-evidence.ts';
+import type { Check, Report } from '../../proof/report.ts';
 import { readPin, writePin } from './log-pin.ts';
 import type { VerifyContext } from './verify-context.ts';
 import { CannotCheck, fetchJson } from './verify-inputs.ts';
@@ -15,6 +16,8 @@ export interface LogCheckInput {
   /** The signed certificate and for v2 its seal, or a seal alone before its draw. */
   certificate?: Record<string, unknown>;
   seal?: Record<string, unknown>;
+  /** Or a signed result's entry, as the log holds it (result-log.ts). */
+  result?: Record<string, unknown>;
 }
 
 function serverSource(server: string): LogSource {
@@ -36,6 +39,11 @@ function serverSource(server: string): LogSource {
  * --witness) or trusts; the pin is kept as log-gather.ts says.
  */
 export async function logChecks(context: VerifyContext, input: LogCheckInput): Promise<Check[]> {
+  return (await logEvidence(context, input)).checks;
+}
+
+/** The log checks, and the witnesses' attestations of the seal's time that verified. */
+export async function logEvidence(context: VerifyContext, input: LogCheckInput): Promise<LogCheckResult> {
   const { env } = context.io;
   const source = serverSource(input.server);
   return checkAgainstLog({
@@ -45,6 +53,7 @@ export async function logChecks(context: VerifyContext, input: LogCheckInput): P
     annotations: input.annotations,
     certificate: input.certificate,
     seal: input.seal,
+    result: input.result,
     logKey: context.values['log-key'] as string | undefined,
     givenAs: '--log-key',
     witnessKeys: witnessKeysOf(context.values.witness, env),
@@ -59,4 +68,20 @@ function witnessKeysOf(given: unknown, env: Record<string, string | undefined>):
     .split(',')
     .map((pair) => pair.trim().split(/\s+/)[1])
     .filter((vkey): vkey is string => Boolean(vkey));
+}
+
+/**
+ * §13's verdict on the seal's time, from every outside attestation that verified (the witnesses'
+ * today), added to the report: a warning without any, a failure when --require-outside asks for
+ * more than there are.
+ */
+export function addSealTime(
+  report: Report,
+  seal: unknown,
+  outside: readonly OutsideAttestation[],
+  context: VerifyContext,
+): void {
+  const check: Check = sealTimeCheck(outside, seal, context.requireOutside);
+  report.checks.push(check);
+  report.valid = report.valid && check.ok;
 }

@@ -4,18 +4,21 @@
 import { existsSync } from 'node:fs';
 import { ALGORITHM } from '../../proof/draw-v1.ts';
 import { splitLogAnnotations } from '../../proof/log-entry.ts';
+import { noSealCheck, type OutsideAttestation } from '../../proof/outside-evidence.ts';
 import { isRecord } from '../../proof/report.ts';
 import { ALGORITHM_V2 } from '../../proof/v2-types.ts';
 import { type Check, type Report, verifyCertificate } from '../../proof/verifier.ts';
 import { BEACON_VALUE_BYTES, type CertificateV1 } from '../../proof/verify-v1.ts';
 import { UsageError } from '../command.ts';
+import { amendmentSummary } from './amendment-summary.ts';
 import { compareBeaconRecord } from './beacon-record.ts';
+import { relayOf, relayRound } from './drand-relay.ts';
 import { parseEntrantsExport } from './entrants-export.ts';
-import { logChecks } from './log-checks.ts';
+import { addSealTime, logEvidence } from './log-checks.ts';
 import { parseParticipantsCsv } from './participants-csv.ts';
 import { chainHint, type NotChecked, type VerifyResult } from './verify-cli-output.ts';
 import { keysSource, trimSlash, type VerifyContext } from './verify-context.ts';
-import { CannotCheck, fetchJson, isUrl, loadJson, readTextFile, type Source } from './verify-inputs.ts';
+import { CannotCheck, isUrl, loadJson, readTextFile, type Source } from './verify-inputs.ts';
 
 interface Located {
   certificate: Source;
@@ -64,32 +67,14 @@ function readEntrants(file: string) {
   }
 }
 
-/** The relay to ask for the round: --relay, DRAND_URL, or the one the giveaway's public JSON names. */
-async function relayOf(context: VerifyContext, server: string, publicId: string): Promise<string> {
-  const named = (context.values.relay as string | undefined) || context.io.env.DRAND_URL;
-  if (named) return trimSlash(named);
-  const url = `${server}/g/${encodeURIComponent(publicId)}.json`;
-  const { json } = await fetchJson(url, 'giveaway');
-  const relay = isRecord(json) && isRecord(json.drand) ? json.drand.relay : undefined;
-  if (typeof relay !== 'string' || !isUrl(relay)) {
-    throw new CannotCheck(`${url} names no drand relay; pass --relay URL`);
-  }
-  return trimSlash(relay);
-}
-
 async function relayRecord(context: VerifyContext, cert: Record<string, unknown>, server: string) {
   const beacon = isRecord(cert.beacon) ? cert.beacon : {};
   const seal = isRecord(cert.seal) ? cert.seal : {};
   const publicId = isRecord(seal.giveaway) ? String(seal.giveaway.public_id) : '';
   const relay = await relayOf(context, server, publicId);
-  const url = `${relay}/${String(beacon.chain_hash)}/public/${String(beacon.round)}`;
-  const { json } = await fetchJson(url, `drand round ${String(beacon.round)}`);
-  if (!isRecord(json)) throw new CannotCheck(`${url} did not answer a JSON object`);
-  return {
-    round: json.round as number,
-    randomness: json.randomness as string,
-    signature: json.signature as string,
-  };
+  const { url, record } = await relayRound(relay, String(beacon.chain_hash), Number(beacon.round));
+  if (!record) throw new CannotCheck(`no drand round ${String(beacon.round)} at ${url} (404 Not Found)`);
+  return record;
 }
 
 function heading(cert: unknown): string[] {
@@ -148,9 +133,12 @@ export async function verifyCertificateFrom(target: string, context: VerifyConte
     participantIds,
     entrants,
     beaconRecord,
+    tsaTrust: context.tsaTrust,
   });
   const notChecked: NotChecked[] = [];
-  await addLogChecks(report, certificate, where, context, notChecked);
+  const outside = await addLogChecks(report, certificate, where, context, notChecked);
+  // Witnesses and TSA tokens date the seal together (CONTRACT §13).
+  addSealTimeOf(report, certificate, [...outside, ...(report.outside ?? [])], context);
   if (report.algorithm === ALGORITHM_V2) {
     if (!entrants) {
       notChecked.push({
@@ -182,7 +170,7 @@ export async function verifyCertificateFrom(target: string, context: VerifyConte
     heading: heading(certificate),
     report,
     notChecked,
-    summary: [],
+    summary: amendmentSummary(certificate),
     extra: { certificate_id: isRecord(certificate) ? (certificate.certificate_id ?? null) : null },
   };
 }
@@ -218,14 +206,36 @@ async function addV1Beacon(
   report.valid = report.valid && ok;
 }
 
-/** A certificate read from its server is checked against that server's log (CONTRACT §8). */
+/**
+ * The verdict on the seal's time (CONTRACT §13) from the outside attestations that verified; a v1
+ * draw has no seal, so it gets a line only when the reader requires outside evidence.
+ */
+function addSealTimeOf(
+  report: Report,
+  certificate: unknown,
+  outside: OutsideAttestation[],
+  context: VerifyContext,
+): void {
+  const { signed } = splitLogAnnotations(certificate);
+  if (report.algorithm === ALGORITHM_V2 && isRecord(signed) && isRecord(signed.seal)) {
+    addSealTime(report, signed.seal, outside, context);
+  } else if (report.algorithm === ALGORITHM && context.requireOutside > 0) {
+    report.checks.push(noSealCheck(context.requireOutside));
+    report.valid = false;
+  }
+}
+
+/**
+ * A certificate read from its server is checked against that server's log (CONTRACT §8); the
+ * witnesses' attestations of its seal's time that verified are returned for the verdict on it.
+ */
 async function addLogChecks(
   report: Report,
   certificate: unknown,
   where: Located,
   context: VerifyContext,
   notChecked: NotChecked[],
-): Promise<void> {
+): Promise<OutsideAttestation[]> {
   const { signed, annotations } = splitLogAnnotations(certificate);
   if (!('url' in where.certificate) || !isRecord(signed) || !('log_index' in annotations)) {
     notChecked.push({
@@ -233,9 +243,9 @@ async function addLogChecks(
       label: 'Transparency log',
       detail: 'not checked; verify the certificate by its verify URL to check it against the log',
     });
-    return;
+    return [];
   }
-  const checks = await logChecks(context, {
+  const { checks, outside } = await logEvidence(context, {
     server: where.server,
     annotations,
     certificate: signed,
@@ -243,4 +253,5 @@ async function addLogChecks(
   });
   report.checks.push(...checks);
   report.valid = report.valid && checks.every((c) => c.ok);
+  return outside;
 }

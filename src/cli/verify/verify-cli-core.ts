@@ -5,12 +5,22 @@
 import type { ParseArgsConfig } from 'node:util';
 import { parseChainInfo } from '../../proof/drand.ts';
 import { KEYS_PATH } from '../../proof/keys-path.ts';
+import { parseRequiredOutside } from '../../proof/outside-evidence.ts';
+import { pemCertificates } from '../../proof/timestamp/pem.ts';
 import type { DrandChainInfo } from '../../proof/v2-types.ts';
 import { parseOptions, UsageError } from '../command.ts';
 import { verifyCertificateFrom } from './verify-certificate-cli.ts';
 import { emit } from './verify-cli-output.ts';
 import { nodeSha256, type VerifyArgs, type VerifyContext, type VerifyIo } from './verify-context.ts';
-import { CannotCheck, EXIT_CANNOT_CHECK, loadJson, type Source, sourceOf, whereOf } from './verify-inputs.ts';
+import {
+  CannotCheck,
+  EXIT_CANNOT_CHECK,
+  loadJson,
+  readTextFile,
+  type Source,
+  sourceOf,
+  whereOf,
+} from './verify-inputs.ts';
 import { verifyReceiptFrom } from './verify-receipt-cli.ts';
 import { verifyResultFrom } from './verify-result-cli.ts';
 
@@ -27,6 +37,8 @@ export const VERIFY_OPTIONS = {
   result: { type: 'string' },
   'log-key': { type: 'string' },
   witness: { type: 'string', multiple: true },
+  'require-outside': { type: 'string' },
+  'tsa-trust': { type: 'string' },
   json: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -35,9 +47,10 @@ export const verifyUsage = (first: string, again: string) =>
   [
     `${first} CERTIFICATE_ID|VERIFY_URL|FILE.json [--keys URL|FILE] [--participants participants.csv]`,
     '    [--entrants entrants.json] [--drand-chain info.json|URL] [--beacon [--relay URL]]',
-    '    [--log-key VKEY] [--witness VKEY]... [--json]',
-    `${again} --receipt RECEIPT_URL|RECEIPT.json [--keys URL|FILE] [--drand-chain info.json|URL] [--json]`,
-    `${again} --result RESULT.json|URL [--keys URL|FILE] [--json]`,
+    '    [--log-key VKEY] [--witness VKEY]... [--require-outside N] [--tsa-trust FILE] [--json]',
+    `${again} --receipt RECEIPT_URL|RECEIPT.json [--keys URL|FILE] [--drand-chain info.json|URL] [--relay URL]`,
+    '    [--log-key VKEY] [--witness VKEY]... [--require-outside N] [--tsa-trust FILE] [--json]',
+    `${again} --result RESULT.json|URL [--keys URL|FILE] [--log-key VKEY] [--json]`,
   ].join('\n');
 
 export const VERIFY_SUMMARY = `Re-check a draw independently, one line per check.
@@ -48,7 +61,8 @@ a file or URL), the seed, the winners' and reserves' indices, each winner's leaf
 against the sealed root, and the certificate's hash and signature. --entrants (the owner's export of
 GET /api/v1/giveaways/{id}/entrants: one page, a JSON list, or pages one after the other) rebuilds the
 root from every entrant; --beacon compares the round with a drand relay's copy (--relay URL, else
-DRAND_URL, else the relay the giveaway's public page names).
+DRAND_URL, else the relay the giveaway's public page names). When winners were replaced after the
+draw, each amendment's chain, signature, reserve order and log entry, then the winners as amended.
 
 tyche-draw-v1 (instant): the certificate's hash and signature, R, the seed and the winners; with
 --participants (participants.csv) the participant list; with --beacon, for a NIST or drand draw, the
@@ -56,21 +70,34 @@ beacon value against the public record (NIST_BEACON_URL, DRAND_URL or --relay na
 verdict says that the operator's randomness must be trusted.
 
 --receipt checks one entrant: a receipt URL (…/g/{id}/receipt#<telegram_id>.<salt>) or a saved
-receipt JSON — the signed ticket, the leaf, the proof against the signed seal, and once drawn
-whether that entrant won.
+receipt JSON — the signed ticket, the leaf, the proof against the signed seal, and once the committed
+drand round is public whether that entrant won: re-drawn from the certificate, or, while the server
+has not published it, from the seal and the round itself (read from --relay URL, else DRAND_URL, else
+the relay the giveaway's public page names), saying that the certificate is late.
 
 --result checks a signed random result (a response of /api/v1/random/* asked with signed=true, or
 the document of GET /api/v1/operations/{id} that holds it as "result"): the SHA-256 of its canonical
-JSON, the Ed25519 signature under a published key, and that key's life at the result's issued_at.
-A valid signature proves who issued these values, under which serial and when; how they were drawn is
-the operator's word.
+JSON, the Ed25519 signature under a published key, and that key's life at the result's issued_at;
+then its entry in the server's transparency log (the server of --keys URL, else the default one; not
+with a keys file), which counts it as result N of its account, so that "tyche log verify --account"
+lists that account's other results. A valid signature proves who issued these values, under which
+serial and when; how they were drawn is the operator's word.
 
-A certificate or receipt read from its server is also checked against the server's transparency log: a fresh
-checkpoint signed by the log key (pinned on first use under $XDG_STATE_HOME/tyche, or --log-key VKEY)
-and consistent with the newest one seen before, the seal's and certificate's inclusion, their signing
-key as the log announced it, and the seal's witnesses under the keys given with --witness (repeatable)
-or TYCHE_WITNESSES: "seal witnessed before the round by N witnesses" or "seal time attested by the
-operator only".
+A certificate or receipt read from its server, or a counted result, is also checked against the server's
+transparency log: a fresh checkpoint signed by the log key (pinned on first use under
+$XDG_STATE_HOME/tyche, or --log-key VKEY) and consistent with the newest one seen before, the seal's,
+certificate's or result's inclusion, their signing key as the log announced it, and the seal's
+witnesses under the keys given with --witness (repeatable) or TYCHE_WITNESSES, counted only when the
+fresh checkpoint extends the one they cosigned. The seal's time gets one verdict: "operator-proof:
+seal witnessed or timestamped before the round" or, as a warning, "seal time attested by the operator
+only"; --require-outside N makes it a failure unless N outside attestations (witnesses you trust
+and valid TSA tokens, counted together) date the seal before its round.
+
+Every RFC 3161 token a seal or certificate carries (seal_timestamps, certificate_timestamps) is
+checked against the TSA roots this verifier ships, plus --tsa-trust FILE (PEM), never against the
+token's own chain: a seal's token must date it before the round ("seal timestamped before the round
+by N of M TSAs"), a certificate's after the round and not in the future. A token that fails is named
+with its reason and fails the verification; a seal with no token is left to the verdict above.
 
 A certificate id is fetched from PUBLIC_BASE_URL, a URL from its own server (keys from that server's
 ${KEYS_PATH}); a file's keys come from PUBLIC_BASE_URL or --keys. --json prints one JSON object.
@@ -83,7 +110,9 @@ export function parseVerifyArgs(argv: string[]): VerifyArgs & { help: boolean } 
 }
 
 function checkUsage({ values, positionals }: VerifyArgs): void {
-  if (values.relay !== undefined && !values.beacon) throw new UsageError('--relay goes with --beacon');
+  if (values.relay !== undefined && !values.beacon && values.receipt === undefined) {
+    throw new UsageError('--relay goes with --beacon or --receipt');
+  }
   if (values.result !== undefined) {
     if (positionals.length > 0 || values.receipt !== undefined)
       throw new UsageError('--result takes the signed result, and nothing else');
@@ -92,8 +121,9 @@ function checkUsage({ values, positionals }: VerifyArgs): void {
       'entrants',
       'beacon',
       'drand-chain',
-      'log-key',
       'witness',
+      'require-outside',
+      'tsa-trust',
     ] as const) {
       if (values[option] !== undefined)
         throw new UsageError(`--${option} checks a draw, not a signed result`);
@@ -121,6 +151,20 @@ async function readChain(option: string): Promise<DrandChainInfo> {
   }
 }
 
+/** --tsa-trust FILE: PEM certificates trusted beside the shipped TSA roots (CONTRACT §13). */
+function readTsaTrust(file: string | undefined): string[] {
+  if (file === undefined) return [];
+  const text = readTextFile(file, 'TSA trust');
+  let blocks: Uint8Array[];
+  try {
+    blocks = pemCertificates(text);
+  } catch (error) {
+    throw new CannotCheck(`--tsa-trust ${file}: ${(error as Error).message}`);
+  }
+  if (blocks.length === 0) throw new CannotCheck(`--tsa-trust ${file} holds no CERTIFICATE block`);
+  return [text];
+}
+
 /**
  * Runs one verification and returns the exit status. Inputs that cannot be read are reported on
  * stderr (status 3); a UsageError is left to the caller, which knows how to print its usage.
@@ -128,6 +172,8 @@ async function readChain(option: string): Promise<DrandChainInfo> {
 export async function runVerify(args: VerifyArgs, io: VerifyIo, program: string): Promise<number> {
   checkUsage(args);
   const { values } = args;
+  const requireOutside = parseRequiredOutside(values['require-outside'] as string | undefined);
+  if (typeof requireOutside === 'string') throw new UsageError(`--require-outside: ${requireOutside}`);
   try {
     const chainOption = values['drand-chain'] as string | undefined;
     const context: VerifyContext = {
@@ -136,6 +182,8 @@ export async function runVerify(args: VerifyArgs, io: VerifyIo, program: string)
       sha256: nodeSha256,
       chains: chainOption === undefined ? [] : [await readChain(chainOption)],
       keysOption: values.keys as string | undefined,
+      requireOutside,
+      tsaTrust: readTsaTrust(values['tsa-trust'] as string | undefined),
     };
     const result =
       values.result !== undefined

@@ -25,6 +25,10 @@ export interface VerifyContext {
   sha256: Sha256;
   chains: DrandChainInfo[];
   keysOption?: string;
+  /** --require-outside N: how many outside attestations must date the seal before its round (0: none). */
+  requireOutside: number;
+  /** --tsa-trust FILE: PEM text of RFC 3161 anchors the reader adds to the shipped roots. */
+  tsaTrust: string[];
 }
 
 export const nodeSha256: Sha256 = (data) => new Uint8Array(createHash('sha256').update(data).digest());

@@ -1,16 +1,19 @@
 // `tyche verify --receipt`: one entrant's own check (CONTRACT §7.8) from a receipt URL or a
 // saved receipt. The entry ticket, the leaf from the Telegram id and salt, the proof against the
-// signed seal and, once drawn, the draw re-run to say whether this entrant won.
+// signed seal and, once the committed round is public, the draw re-run to say whether this entrant
+// won — from the certificate, or from the round itself while the certificate is not published.
 
 import { entrantLeafHash } from '../../proof/entrant-leaf.ts';
 import { fromHex, toHex } from '../../proof/hex.ts';
 import { splitLogAnnotations } from '../../proof/log-entry.ts';
+import type { LogCheckResult } from '../../proof/log-gather.ts';
 import { parseReceiptCode, type ReceiptCode, ticketChecks } from '../../proof/receipt-checks.ts';
 import { type Check, isRecord, makeCheck, report } from '../../proof/report.ts';
 import { ALGORITHM_V2, type InclusionProof, type Seal, type SealedPlace } from '../../proof/v2-types.ts';
-import { type Outcome, verifyReceipt, verifySeal } from '../../proof/verifier.ts';
+import { verifyReceipt, verifySeal } from '../../proof/verifier.ts';
 import { UsageError } from '../command.ts';
-import { logChecks } from './log-checks.ts';
+import { addSealTime, logEvidence } from './log-checks.ts';
+import { outcomeLines, readCommittedRound } from './receipt-round.ts';
 import { chainHint, type NotChecked, type VerifyResult } from './verify-cli-output.ts';
 import { keysSource, trimSlash, type VerifyContext } from './verify-context.ts';
 import { CannotCheck, fetchJson, isUrl, loadJson, sourceOf } from './verify-inputs.ts';
@@ -52,18 +55,6 @@ async function locateReceipt(arg: string, context: VerifyContext): Promise<Locat
 
 const hasPlace = (saved: Record<string, unknown> | undefined) =>
   saved !== undefined && ['index', 'count', 'root', 'proof'].every((k) => saved[k] !== undefined);
-
-function outcomeLine(outcome: Outcome | undefined, seal: Seal, drawn: boolean): string {
-  if (!drawn)
-    return `Result: not drawn yet; the draw uses drand round ${seal.beacon.round}, due at ${seal.beacon.round_at}`;
-  if (!outcome) return 'Result: unknown, the certificate does not check';
-  if (outcome.position === undefined) return 'Result: this entrant was not drawn';
-  if (outcome.reserve) {
-    const reserve = outcome.position - seal.giveaway.winners_count;
-    return `Result: this entrant is reserve #${reserve} (position ${outcome.position})`;
-  }
-  return `Result: this entrant won: winner #${outcome.position}`;
-}
 
 /** Reads the receipt and everything it is checked against, and runs the one verifier. */
 export async function verifyReceiptFrom(arg: string, context: VerifyContext): Promise<VerifyResult> {
@@ -148,6 +139,12 @@ export async function verifyReceiptFrom(arg: string, context: VerifyContext): Pr
     typeof certificateId === 'string'
       ? (await fetchJson(`${server}/verify/${encodeURIComponent(certificateId)}.json`, 'certificate')).json
       : undefined;
+  // No certificate yet: once the round is due the verifier reads it itself and draws the outcome.
+  const round =
+    certificate === undefined
+      ? await readCommittedRound(context, { server, publicId, giveaway }, seal, Date.now())
+      : undefined;
+  notChecked.push(...(round?.notChecked ?? []));
   const result = await verifyReceipt({
     receipt: {
       telegram_id: code.telegramId,
@@ -165,21 +162,37 @@ export async function verifyReceiptFrom(arg: string, context: VerifyContext): Pr
     sha256,
     certificate,
     chains,
+    round: round?.record,
+    sealTimestamps: sealTimestampsOf(giveaway, saved),
+    tsaTrust: context.tsaTrust,
   });
-  checks.push(...result.checks, ...(await receiptLogChecks(server, giveaway, seal, certificate, context)));
+  const logs = await receiptLogChecks(server, giveaway, seal, certificate, context);
+  const verdict = report(ALGORITHM_V2, 'public', [...checks, ...result.checks, ...logs.checks]);
+  addSealTime(verdict, seal, [...logs.outside, ...(result.outside ?? [])], context);
   notChecked.push(...chainHint(result, chains.length));
   const included = result.checks.some((c) => c.id === 'receipt-proof' && c.ok);
   extra.in_sealed_list = included;
   extra.index = place.index;
   extra.certificate_id = certificateId ?? null;
   extra.outcome = result.outcome ?? null;
+  extra.outcome_from = result.outcome ? (certificate === undefined ? 'round' : 'certificate') : null;
+  extra.certificate_late = certificate === undefined && round?.record !== undefined;
   const summary = [
     included
       ? `In the sealed list: yes, index ${place.index} of ${seal.entrants.count} (seal ${seal.seal_id})`
       : 'In the sealed list: not proven',
   ];
-  if (included) summary.push(outcomeLine(result.outcome, seal, certificate !== undefined));
-  return { heading, report: report(ALGORITHM_V2, 'public', checks), notChecked, summary, extra };
+  if (included) {
+    summary.push(...outcomeLines(result.outcome, seal, { certificate: certificate !== undefined, round }));
+  }
+  return { heading, report: verdict, notChecked, summary, extra };
+}
+
+/** The seal's tokens as the giveaway publishes them, and those a saved receipt kept, each once. */
+function sealTimestampsOf(giveaway: unknown, saved: Record<string, unknown> | undefined): unknown[] {
+  const lists = [isRecord(giveaway) ? giveaway.seal_timestamps : undefined, saved?.seal_timestamps];
+  const all = lists.flatMap((list) => (Array.isArray(list) ? list : []));
+  return all.filter((s, i) => !isRecord(s) || all.findIndex((t) => isRecord(t) && t.token === s.token) === i);
 }
 
 /**
@@ -192,10 +205,10 @@ async function receiptLogChecks(
   seal: Seal,
   certificate: unknown,
   context: VerifyContext,
-): Promise<Check[]> {
+): Promise<LogCheckResult> {
   const { signed, annotations } = splitLogAnnotations(certificate);
   const drawn = isRecord(signed) && 'log_index' in annotations;
-  return logChecks(context, {
+  return logEvidence(context, {
     server,
     annotations: drawn
       ? annotations

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Seal } from '../../proof/v2-types.ts';
+import type { Amendment } from '../../proof/amendments.ts';
+import type { CertificateV2, EntrantWinner, Seal } from '../../proof/v2-types.ts';
 import type { Database, ParticipantsTable } from '../../store/schema.ts';
 import type { AnyCertificate, GiveawayRow } from './giveaway.repository.ts';
 
@@ -14,6 +15,20 @@ export type JoinedEntrant = Pick<
   Selectable<ParticipantsTable>,
   'telegram_id' | 'username' | 'first_name' | 'entry_number' | 'joined_at'
 >;
+
+/** A replacement just signed (CONTRACT §14), as its followers are told about it. */
+export interface AmendmentChange {
+  amendment: Amendment;
+  /** Its entry in the transparency log. */
+  logIndex: number;
+  certificate: CertificateV2;
+  /** Every amendment of the giveaway, this one last. */
+  amendments: readonly Amendment[];
+  replaced: EntrantWinner;
+  substitute: EntrantWinner;
+  /** Until when the substitute may claim the prize (epoch ms); null without claim_within. */
+  claimDeadline: number | null;
+}
 
 /**
  * What a giveaway's changes promise to whoever follows them (webhook endpoints; the Telegram bot
@@ -33,6 +48,7 @@ export interface GiveawayPromises {
     seal?: Seal,
     sealLogIndex?: number | null,
   ): Promise<void>;
+  amended(row: GiveawayRow, change: AmendmentChange, at: number): Promise<void>;
 }
 
 /** Binds a follower's promises to one transaction's handle; the unit of work calls it per transaction. */
@@ -52,6 +68,9 @@ export function allPromises(list: readonly GiveawayPromises[]): GiveawayPromises
     },
     async drawn(...args) {
       for (const p of list) await p.drawn(...args);
+    },
+    async amended(...args) {
+      for (const p of list) await p.amended(...args);
     },
   };
 }

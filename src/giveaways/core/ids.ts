@@ -30,5 +30,8 @@ export const isCertificateId = (value: string) => CERTIFICATE_ID.test(value);
 
 export const newSealId = () => `s_${randomText(16)}`;
 
-/** A seal's `owner`: random, stable per account, never derived from its Telegram id. */
-export const newOwnerPseudonym = () => `o_${randomText(16)}`;
+/** An amendment (CONTRACT §14) is named in the log and in channel posts by this id. */
+export const newAmendmentId = () => `a_${randomText(16)}`;
+
+/** A seal's `owner`: the account's pseudonym (accounts/account-pseudonym.ts), for an account made before it had one. */
+export { newAccountPseudonym as newOwnerPseudonym } from '../../accounts/account-pseudonym.ts';

@@ -1,3 +1,4 @@
+import type { JobRepository } from '../../jobs/job.repository.ts';
 import type { OperationRepository } from '../../randomness/operation.repository.ts';
 import type { GiveawayRepository } from '../core/giveaway.repository.ts';
 import type { GiveawayPromises } from '../core/giveaway-promises.ts';
@@ -13,4 +14,6 @@ export interface DrawWrites<Participants> {
   operations: Pick<OperationRepository, 'insertMany'>;
   log: LogAppend;
   promises: Pick<GiveawayPromises, 'drawn'>;
+  /** For the promise of the certificate's outside timestamps (CONTRACT §13). */
+  jobs: Pick<JobRepository, 'enqueue'>;
 }

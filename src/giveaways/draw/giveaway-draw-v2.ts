@@ -15,12 +15,14 @@ import type { Clock } from '../../shared/clock.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
 import type { Signer } from '../../signing/signer.ts';
 import type { UnitOfWork } from '../../store/unit-of-work.ts';
+import type { Timestamps } from '../../timestamps/timestamp.service.ts';
 import type { GiveawayRepository } from '../core/giveaway.repository.ts';
 import { newCertificateId } from '../core/ids.ts';
 import type { SealRow } from '../core/seal.repository.ts';
 import { createEntrantProofs, fastSha256 } from '../entrants/entrant-tree.ts';
 import type { ParticipantRepository } from '../entrants/participant.repository.ts';
 import type { DrawWrites } from './draw-writes.ts';
+import { certificateSubject } from './giveaway-draw.ts';
 
 /**
  * The operation id of a v2 draw, derived from its certificate id (a UUIDv8 of its SHA-256), so
@@ -45,6 +47,8 @@ interface Deps {
   clock: Clock;
   /** The seal's entry in the transparency log and the checkpoint that witnessed it before its round. */
   transparency: Pick<LogService, 'indexOf' | 'sealWitness'>;
+  /** CONTRACT §13: the certificate is timestamped right after it is signed, before the answer. */
+  timestamps: Pick<Timestamps, 'promise' | 'stamp'>;
 }
 
 export interface CompletedDraw {
@@ -65,7 +69,7 @@ export interface CompletedDraw {
  * verified round enters the draw.
  */
 export function createSealedDrawer(deps: Deps) {
-  const { uow, signer, clock, giveaways, transparency } = deps;
+  const { uow, signer, clock, giveaways, transparency, timestamps } = deps;
 
   async function existing(giveawayId: number): Promise<CompletedDraw | undefined> {
     const row = await giveaways.findById(giveawayId);
@@ -141,6 +145,8 @@ export function createSealedDrawer(deps: Deps) {
         });
         const logIndex = await trx.log('certificate', certificateId, signed, drawnAt.getTime());
         await trx.promises.drawn(drawnRow, signed, drawnAt.getTime(), seal, sealLogIndex);
+        const stamping = timestamps.promise(certificateSubject(signed), drawnAt.getTime());
+        if (stamping) await trx.jobs.enqueue(stamping);
         await trx.operations.insertMany([
           {
             request_id: requestId,
@@ -158,6 +164,7 @@ export function createSealedDrawer(deps: Deps) {
       });
       if (drawn) {
         const { certificate, logIndex } = drawn;
+        await timestamps.stamp(certificateSubject(certificate));
         return { certificate, requestId, drawnHere: { logIndex, sealLogIndex } };
       }
       const other = await existing(giveawayId);

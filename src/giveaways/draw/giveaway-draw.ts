@@ -6,6 +6,7 @@ import { AppError } from '../../shared/errors.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
 import type { Signer } from '../../signing/signer.ts';
 import type { UnitOfWork } from '../../store/unit-of-work.ts';
+import type { Timestamps } from '../../timestamps/timestamp.service.ts';
 import type { GiveawayRow } from '../core/giveaway.repository.ts';
 import { newCertificateId } from '../core/ids.ts';
 import type { ParticipantRepository } from '../entrants/participant.repository.ts';
@@ -20,6 +21,8 @@ interface Deps {
   random: Pick<RandomService, 'operate' | 'rows'>;
   clock: Clock;
   signer: Signer;
+  /** CONTRACT §13: the certificate is timestamped right after it is signed, before the answer. */
+  timestamps: Pick<Timestamps, 'promise' | 'stamp'>;
 }
 
 /** An instant draw just committed: its certificate, the operation that gave R, and its log entry. */
@@ -43,7 +46,7 @@ const noParticipants = () =>
  * the operations-log row commit together or not at all.
  */
 export function createDrawer(deps: Deps) {
-  const { uow, random, clock, signer } = deps;
+  const { uow, random, clock, signer, timestamps } = deps;
 
   return async function draw(ctx: OperationContext, row: GiveawayRow): Promise<InstantDraw> {
     if (row.status !== 'active') throw alreadyDrawn();
@@ -56,7 +59,7 @@ export function createDrawer(deps: Deps) {
     const certificateId = newCertificateId();
     const drawnAt = clock.now();
 
-    return uow.run(async ({ giveaways, participants, operations, log, promises }) => {
+    const drawn = await uow.run(async ({ giveaways, participants, operations, log, promises, jobs }) => {
       const done = { drawnAt: drawnAt.getTime(), certificateId, from: 'active' as const };
       if (!(await giveaways.complete(row.id, done))) throw alreadyDrawn();
       const ids = await participants.canonicalIds(row.id);
@@ -91,7 +94,16 @@ export function createDrawer(deps: Deps) {
         certificate_id: certificateId,
       };
       await promises.drawn(drawnRow, sealed, drawnAt.getTime());
+      const stamping = timestamps.promise(certificateSubject(sealed), drawnAt.getTime());
+      if (stamping) await jobs.enqueue(stamping);
       return { certificate: sealed, source: op.material.source, requestId: op.requestId, logIndex };
     });
+    await timestamps.stamp(certificateSubject(drawn.certificate));
+    return drawn;
   };
+}
+
+/** What a certificate's tokens are asked for: its hash (CONTRACT §13). */
+export function certificateSubject(certificate: { certificate_id: string; hash: string }) {
+  return { kind: 'certificate' as const, id: certificate.certificate_id, hash: certificate.hash };
 }

@@ -3,6 +3,7 @@ import { TICKET_TYPE } from '../../proof/v2-types.ts';
 import { AppError } from '../../shared/errors.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
 import type { Signer } from '../../signing/signer.ts';
+import type { Stamp } from '../../timestamps/timestamp.service.ts';
 import type { GiveawayRow } from '../core/giveaway.repository.ts';
 import type { SealRepository, SealRow } from '../core/seal.repository.ts';
 import { createEntrantProofs } from './entrant-tree.ts';
@@ -25,6 +26,8 @@ interface Deps {
   seals: SealRepository;
   signer: Signer;
   publicBaseUrl: string;
+  /** The RFC 3161 tokens kept for a seal, published beside it (CONTRACT §13). */
+  sealTimestampsOf(sealId: string): Promise<Stamp[]>;
 }
 
 // Entrants pages follow the canonical order: the cursor carries the last leaf hash and the index
@@ -100,12 +103,12 @@ export function createEntrantReceipts(deps: Deps) {
       return entrant ? ticketOf(row.public_id, entrant) : undefined;
     },
 
-    async receipt(row: GiveawayRow, telegramId: number): Promise<Receipt> {
+    async receipt(row: GiveawayRow, telegramId: number): Promise<Receipt & { seal_timestamps?: Stamp[] }> {
       const entrant = Number.isSafeInteger(telegramId)
         ? await participants.entrantById(row.id, telegramId)
         : undefined;
       if (!entrant) throw new AppError('not_found', `${telegramId} is not an entrant of this giveaway`);
-      const receipt: Receipt = {
+      const receipt: Receipt & { seal_timestamps?: Stamp[] } = {
         giveaway: row.public_id,
         telegram_id: entrant.telegram_id,
         salt: entrant.salt,
@@ -116,7 +119,10 @@ export function createEntrantReceipts(deps: Deps) {
       const seal = await seals.find(row.id);
       if (seal) {
         const proof = await proofs.byLeaf(seal, row.id, entrant.leaf_hash);
-        if (proof) Object.assign(receipt, proof, sealNames(seal));
+        if (proof) {
+          Object.assign(receipt, proof, sealNames(seal));
+          receipt.seal_timestamps = await deps.sealTimestampsOf(seal.seal_id);
+        }
       }
       return receipt;
     },
@@ -124,14 +130,15 @@ export function createEntrantReceipts(deps: Deps) {
     async entrantsPage(
       row: GiveawayRow,
       query: { limit: number; cursor?: string | undefined },
-    ): Promise<{ entrants: EntrantView[]; next_cursor: string | null }> {
+    ): Promise<{ entrants: EntrantView[]; next_cursor: string | null; seal_timestamps: Stamp[] }> {
       const from = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
       const rows =
         from === undefined
           ? await participants.entrantsFrom(row.id, '', query.limit + 1)
           : await participants.entrantsFrom(row.id, from.after, query.limit + 1, { inclusive: false });
       const page = rows.slice(0, query.limit);
-      const sealed = row.status !== 'active' && (await seals.find(row.id)) !== undefined;
+      const seal = row.status === 'active' ? undefined : await seals.find(row.id);
+      const sealed = seal !== undefined;
       const start = from?.next ?? 0;
       const entrants = page.map((e, i) => ({
         telegram_id: e.telegram_id,
@@ -147,6 +154,7 @@ export function createEntrantReceipts(deps: Deps) {
       return {
         entrants,
         next_cursor: more && last ? encodeCursor(start + page.length, last.leaf_hash) : null,
+        seal_timestamps: seal ? await deps.sealTimestampsOf(seal.seal_id) : [],
       };
     },
   };

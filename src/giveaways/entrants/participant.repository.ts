@@ -1,15 +1,8 @@
-import {
-  type Kysely,
-  PostgresAdapter,
-  type RawBuilder,
-  type Selectable,
-  type SelectQueryBuilder,
-  sql,
-} from 'kysely';
-import { insertInChunks } from '../../store/chunked-insert.ts';
-import type { Database, ParticipantsTable } from '../../store/schema.ts';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import type { Database } from '../../store/schema.ts';
+import { createParticipantEntry, isPostgres } from './participant-entry.repository.ts';
 
-export type ParticipantRow = Selectable<ParticipantsTable>;
+export type { ParticipantRow } from './participant-entry.repository.ts';
 
 /** A participant as the store hands it over for an export: a tuple, so a million allocate little. */
 export type CsvRow = [
@@ -34,7 +27,7 @@ type PageQuery = SelectQueryBuilder<Database, 'participants', object>;
  */
 async function asJsonPage(trx: Kysely<Database>, query: PageQuery): Promise<CsvRow[]> {
   const page = query.select(['telegram_id', 'username', 'first_name', 'joined_at']).as('page');
-  const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(trx);
   // PostgreSQL's json arrives parsed; SQLite's as text. Empty: null and '[]'.
   const aggregate: RawBuilder<CsvRow[] | string | null> = postgres
     ? sql`json_agg(json_build_array(telegram_id, username, first_name, joined_at))`
@@ -57,27 +50,8 @@ function inCsvOrder(rows: CsvRow[]): CsvRow[] {
   return rows;
 }
 
-/** SQLite binds at most 32 766 values per statement: 6 columns × 2000 rows stays well below. */
-const ROWS_PER_INSERT = 2000;
-const IDS_PER_LOOKUP = 1000;
 /** Leaf hashes per read while sealing: 1 MB of hex text at a time. */
 const LEAVES_PER_PAGE = 16_384;
-
-/** The participants of a giveaway among `telegramIds`, looked up in slices the engines accept. */
-async function joinedAmong(trx: Kysely<Database>, giveawayId: number, telegramIds: number[]) {
-  const rows: Pick<ParticipantRow, 'telegram_id' | 'entry_number' | 'username'>[] = [];
-  for (let i = 0; i < telegramIds.length; i += IDS_PER_LOOKUP) {
-    rows.push(
-      ...(await trx
-        .selectFrom('participants')
-        .select(['telegram_id', 'entry_number', 'username'])
-        .where('giveaway_id', '=', giveawayId)
-        .where('telegram_id', 'in', telegramIds.slice(i, i + IDS_PER_LOOKUP))
-        .execute()),
-    );
-  }
-  return rows;
-}
 
 /** "7\n42\n99" → [7, 42, 99]. Ids are below 2^53, so accumulating digits in a double is exact. */
 function parseIdList(text: string): number[] {
@@ -149,6 +123,8 @@ async function entrantWhere(
 
 export function createParticipantRepository(db: Kysely<Database>) {
   return {
+    ...createParticipantEntry(db),
+
     /**
      * Every leaf hash in canonical (ascending) order, packed (n × 32 bytes). Read in pages along
      * the (giveaway_id, leaf_hash) index, each page one aggregated hex text (a row per entrant
@@ -213,20 +189,6 @@ export function createParticipantRepository(db: Kysely<Database>) {
       return entrantWhere(trx, giveawayId, 'telegram_id', telegramId);
     },
 
-    async insertMany(rows: ParticipantRow[], trx: Kysely<Database> = db): Promise<void> {
-      await insertInChunks(trx, 'participants', rows, ROWS_PER_INSERT);
-    },
-
-    /** Entry numbers of those of `telegramIds` that already joined. */
-    async entryNumbers(
-      giveawayId: number,
-      telegramIds: number[],
-      trx: Kysely<Database> = db,
-    ): Promise<Map<number, number>> {
-      const rows = await joinedAmong(trx, giveawayId, telegramIds);
-      return new Map(rows.map((row) => [Number(row.telegram_id), Number(row.entry_number)]));
-    },
-
     /**
      * Every telegram_id, read along the primary key, so in canonical (ascending) order on both
      * engines; runDraw checks the order and sorts if it ever is not. The store joins the ids
@@ -235,15 +197,6 @@ export function createParticipantRepository(db: Kysely<Database>) {
      */
     async canonicalIds(giveawayId: number, trx: Kysely<Database> = db): Promise<number[]> {
       return parseIdList(await columnInOrder(trx, giveawayId, 'telegram_id', '\n'));
-    },
-
-    async usernames(
-      giveawayId: number,
-      telegramIds: number[],
-      trx: Kysely<Database> = db,
-    ): Promise<Map<number, string | null>> {
-      const rows = await joinedAmong(trx, giveawayId, telegramIds);
-      return new Map(rows.map((row) => [Number(row.telegram_id), row.username]));
     },
 
     /**

@@ -22,6 +22,23 @@ export interface Added {
   entryNumbers: number[];
 }
 
+/** Participants in the order given, each with the line of the upload it came from. */
+export interface ParticipantBatch {
+  participants: ParticipantInput[];
+  lines: number[];
+}
+
+export interface Uploaded {
+  added: number;
+  duplicates: number;
+  participantsCount: number;
+  /** The lines of the first LISTED_LINES duplicates, in upload order. */
+  duplicateLines: number[];
+}
+
+/** Lines named in an upload's report; the counts cover all of them. */
+export const LISTED_LINES = 100;
+
 /** Telegram shows usernames with an `@` that is not part of them; an empty one is none. */
 export function normalizeUsername(username: string | undefined): string | null {
   if (username === undefined) return null;
@@ -29,10 +46,13 @@ export function normalizeUsername(username: string | undefined): string | null {
   return name === '' ? null : name;
 }
 
+function leafOf(salt: Uint8Array, telegramId: number): { salt: string; leaf_hash: string } {
+  return { salt: toHex(salt), leaf_hash: toHex(entrantLeafHash(salt, telegramId, fastSha256)) };
+}
+
 /** CONTRACT §7.1: a fresh 16-byte salt from the CSPRNG, fixed at entry, and the leaf it makes. */
 export function newEntrantLeaf(telegramId: number): { salt: string; leaf_hash: string } {
-  const salt = randomBytes(SALT_BYTES);
-  return { salt: salt.toString('hex'), leaf_hash: toHex(entrantLeafHash(salt, telegramId, fastSha256)) };
+  return leafOf(randomBytes(SALT_BYTES), telegramId);
 }
 
 /** What an entry writes, bound to its transaction. */
@@ -41,6 +61,53 @@ export interface EntryWrites {
   participants: Pick<ParticipantRepository, 'entryNumbers' | 'insertMany'>;
   /** One participant.joined per new entrant, and the bot's channel post count when it runs. */
   promises: Pick<GiveawayPromises, 'joined'>;
+}
+
+/**
+ * One batch, under the giveaway's row lock: new ids numbered after `count` in input order, each
+ * with its salt and leaf (the salts drawn from the CSPRNG in one call for the whole batch). An id
+ * already joined, by an earlier batch of the same transaction too, keeps its number.
+ */
+async function addBatch(
+  writes: EntryWrites,
+  giveaway: GiveawayRow,
+  count: number,
+  list: readonly ParticipantInput[],
+  joinedAt: number,
+) {
+  const entries = await writes.participants.entryNumbers(
+    giveaway.id,
+    list.map((p) => p.telegram_id),
+  );
+  const salts = randomBytes(SALT_BYTES * list.length);
+  const fresh: ParticipantRow[] = [];
+  /** Where in `list` the ids already joined, or repeated, are. */
+  const duplicates: number[] = [];
+  let last = count;
+  const entryNumbers = list.map((p, i) => {
+    const known = entries.get(p.telegram_id);
+    if (known !== undefined) {
+      duplicates.push(i);
+      return known;
+    }
+    last += 1;
+    entries.set(p.telegram_id, last);
+    fresh.push({
+      giveaway_id: giveaway.id,
+      telegram_id: p.telegram_id,
+      entry_number: last,
+      username: normalizeUsername(p.username),
+      first_name: p.first_name ?? null,
+      joined_at: joinedAt,
+      ...leafOf(salts.subarray(i * SALT_BYTES, (i + 1) * SALT_BYTES), p.telegram_id),
+    });
+    return last;
+  });
+  if (fresh.length > 0) {
+    await writes.participants.insertMany(fresh);
+    await writes.promises.joined({ ...giveaway, participants_count: last }, fresh);
+  }
+  return { last, entryNumbers, duplicates };
 }
 
 /**
@@ -53,40 +120,46 @@ export async function addParticipants(
   giveaway: GiveawayRow,
   list: ParticipantInput[],
 ): Promise<Added | undefined> {
-  return deps.uow.run(async ({ giveaways, participants, promises }) => {
-    const count = await giveaways.lockActive(giveaway.id);
+  return deps.uow.run(async (writes) => {
+    const count = await writes.giveaways.lockActive(giveaway.id);
     if (count === undefined) return undefined;
-    const ids = [...new Set(list.map((p) => p.telegram_id))];
-    const entries = await participants.entryNumbers(giveaway.id, ids);
-    const joinedAt = deps.clock.now().getTime();
-    const fresh: ParticipantRow[] = [];
-    let last = count;
-    const entryNumbers = list.map((p) => {
-      const known = entries.get(p.telegram_id);
-      if (known !== undefined) return known;
-      last += 1;
-      entries.set(p.telegram_id, last);
-      fresh.push({
-        giveaway_id: giveaway.id,
-        telegram_id: p.telegram_id,
-        entry_number: last,
-        username: normalizeUsername(p.username),
-        first_name: p.first_name ?? null,
-        joined_at: joinedAt,
-        ...newEntrantLeaf(p.telegram_id),
-      });
-      return last;
-    });
-    if (fresh.length > 0) {
-      await participants.insertMany(fresh);
-      await giveaways.setParticipantsCount(giveaway.id, last);
-      await promises.joined({ ...giveaway, participants_count: last }, fresh);
-    }
+    const batch = await addBatch(writes, giveaway, count, list, deps.clock.now().getTime());
+    if (batch.last > count) await writes.giveaways.setParticipantsCount(giveaway.id, batch.last);
     return {
-      added: fresh.length,
-      duplicates: list.length - fresh.length,
-      participantsCount: last,
-      entryNumbers,
+      added: batch.last - count,
+      duplicates: batch.duplicates.length,
+      participantsCount: batch.last,
+      entryNumbers: batch.entryNumbers,
     };
+  });
+}
+
+/**
+ * An upload: every batch in one transaction under the row lock, so it is stored whole or not at
+ * all, and holds one batch at a time, whatever its length. Every entrant of it joins at the same
+ * instant; duplicates are named by their line. Undefined once completed.
+ */
+export async function addParticipantBatches(
+  deps: { uow: UnitOfWork<EntryWrites>; clock: Clock },
+  giveaway: GiveawayRow,
+  batches: AsyncIterable<ParticipantBatch>,
+): Promise<Uploaded | undefined> {
+  return deps.uow.run(async (writes) => {
+    const count = await writes.giveaways.lockActive(giveaway.id);
+    if (count === undefined) return undefined;
+    const joinedAt = deps.clock.now().getTime();
+    const uploaded: Uploaded = { added: 0, duplicates: 0, participantsCount: count, duplicateLines: [] };
+    for await (const { participants, lines } of batches) {
+      const batch = await addBatch(writes, giveaway, uploaded.participantsCount, participants, joinedAt);
+      uploaded.added += batch.last - uploaded.participantsCount;
+      uploaded.participantsCount = batch.last;
+      uploaded.duplicates += batch.duplicates.length;
+      for (const at of batch.duplicates.slice(0, LISTED_LINES - uploaded.duplicateLines.length)) {
+        uploaded.duplicateLines.push(lines[at]);
+      }
+    }
+    if (uploaded.added > 0)
+      await writes.giveaways.setParticipantsCount(giveaway.id, uploaded.participantsCount);
+    return uploaded;
   });
 }

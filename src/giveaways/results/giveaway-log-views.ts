@@ -1,4 +1,6 @@
 import type { LogService, SealWitness } from '../../log/log.service.ts';
+import { type Amendment, amendedWinners } from '../../proof/amendments.ts';
+import type { Timestamps } from '../../timestamps/timestamp.service.ts';
 import type { AnyCertificate, GiveawayRepository } from '../core/giveaway.repository.ts';
 import { isCertificateId } from '../core/ids.ts';
 import type { PublishedCertificate } from './giveaway.views.ts';
@@ -8,12 +10,17 @@ import type { AnyDrawResponse, LoggedDrawResponse } from './giveaway-draw-views.
 export function createLogViews(deps: {
   giveaways: Pick<GiveawayRepository, 'findCertificate'>;
   transparency: Pick<LogService, 'indexOf'>;
+  /** The RFC 3161 tokens kept for seals and certificates (CONTRACT §13). */
+  timestamps: Pick<Timestamps, 'of'>;
+  /** A giveaway's signed amendments, in sequence (CONTRACT §14). */
+  amendmentsOf?(giveawayId: number): Promise<Amendment[]>;
 }) {
   const { giveaways, transparency } = deps;
 
   /**
-   * The certificate as published: the signed object plus, beside it, its log index and, for v2,
-   * its seal's index and witnessed checkpoint (CONTRACT §8), which no signature covers.
+   * The certificate as published: the signed object plus, beside it, its log index and RFC 3161
+   * tokens and, for v2, its seal's index, tokens and witnessed checkpoint (CONTRACT §8, §13),
+   * which no signature covers.
    */
   async function publishedCertificate(id: string): Promise<PublishedCertificate | undefined> {
     if (!isCertificateId(id)) return undefined;
@@ -23,10 +30,17 @@ export function createLogViews(deps: {
     const published: PublishedCertificate = {
       ...certificate,
       log_index: await transparency.indexOf('certificate', id),
+      certificate_timestamps: await deps.timestamps.of('certificate', id),
     };
     if ('seal' in certificate) {
       published.seal_log_index = await transparency.indexOf('seal', certificate.seal.seal_id);
+      published.seal_timestamps = await deps.timestamps.of('seal', certificate.seal.seal_id);
       if (row.seal_witness !== null) published.seal_witness = JSON.parse(row.seal_witness) as SealWitness;
+      const amendments = (await deps.amendmentsOf?.(row.giveaway_id)) ?? [];
+      if (amendments.length > 0) {
+        published.amendments = amendments;
+        published.amended_winners = amendedWinners(certificate, amendments);
+      }
     }
     return published;
   }

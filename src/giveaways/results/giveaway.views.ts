@@ -1,5 +1,8 @@
-import type { Seal } from '../../proof/v2-types.ts';
+import { type Amendment, amendedList } from '../../proof/amendments.ts';
+import type { EntrantWinner, Seal } from '../../proof/v2-types.ts';
+import type { Stamp } from '../../timestamps/timestamp.service.ts';
 import type { AnyCertificate, DrawMode, GiveawayRow, GiveawayStatus } from '../core/giveaway.repository.ts';
+import { isoDuration } from '../core/giveaway-input.ts';
 
 // Re-exported for web/, which takes the shapes it renders from the views.
 export type { AnyCertificate } from '../core/giveaway.repository.ts';
@@ -26,6 +29,8 @@ export interface Giveaway extends GiveawaySummary {
   draw_mode: DrawMode;
   reserve_count: number;
   ends_at: string | null;
+  /** ISO 8601 duration each winner has to claim the prize, or null (CONTRACT §14). */
+  claim_within: string | null;
   /** The public page of the giveaway: `/g/{public_id}`. */
   public_url: string;
   join_url?: string;
@@ -34,9 +39,15 @@ export interface Giveaway extends GiveawaySummary {
   seal?: Seal;
   /** The seal's entry in the transparency log, beside the signed seal. */
   seal_log_index?: number | null;
+  /** The seal's RFC 3161 tokens, beside the signed seal (CONTRACT §13). */
+  seal_timestamps?: Stamp[];
   winners?: Winner[];
   /** Reserve winners in order, once drawn, when reserve_count > 0. */
   reserves?: Winner[];
+  /** Every signed amendment, in sequence, once a winner has been replaced (CONTRACT §14). */
+  amendments?: Amendment[];
+  /** `winners` after the amendments, in the same shape. */
+  amended_winners?: Winner[];
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -67,6 +78,8 @@ export function giveawayOf(
     certificate?: AnyCertificate | undefined;
     seal?: Seal | undefined;
     sealLogIndex?: number | null;
+    sealTimestamps?: readonly Stamp[] | undefined;
+    amendments?: readonly Amendment[] | undefined;
   },
 ): Giveaway {
   const view: Giveaway = {
@@ -74,12 +87,14 @@ export function giveawayOf(
     draw_mode: row.draw_mode as DrawMode,
     reserve_count: Number(row.reserve_count),
     ends_at: iso(row.ends_at),
+    claim_within: row.claim_within === null ? null : isoDuration(Number(row.claim_within)),
     public_url: `${extra.publicBaseUrl}/g/${row.public_id}`,
   };
   if (extra.joinUrl !== undefined) view.join_url = extra.joinUrl;
   if (extra.seal) {
     view.seal = extra.seal;
     view.seal_log_index = extra.sealLogIndex ?? null;
+    view.seal_timestamps = [...(extra.sealTimestamps ?? [])];
   }
   if (extra.certificate) {
     view.verify_url = verifyUrlOf(extra.publicBaseUrl, extra.certificate.certificate_id);
@@ -87,8 +102,19 @@ export function giveawayOf(
     if ('reserves' in extra.certificate && extra.certificate.reserves.length > 0) {
       view.reserves = extra.certificate.reserves.map(winnerOf);
     }
+    if ('reserves' in extra.certificate) return withAmendments(view, extra.amendments);
   }
   return view;
+}
+
+/** A drawn giveaway with its signed amendments beside it and the winners after them (CONTRACT §14). */
+export function withAmendments(view: Giveaway, amendments: readonly Amendment[] | undefined): Giveaway {
+  if (!amendments?.length || !view.winners) return view;
+  return {
+    ...view,
+    amendments: [...amendments],
+    amended_winners: amendedList(view.winners, view.reserves ?? [], amendments, (w) => w),
+  };
 }
 
 const winnerOf = (w: { username: string | null; telegram_id: number }): Winner => ({
@@ -108,4 +134,10 @@ export type PublishedCertificate = AnyCertificate & {
   log_index: number | null;
   seal_log_index?: number | null;
   seal_witness?: { checkpoint: string; index: number; proof: string[] };
+  /** The RFC 3161 tokens of the seal (v2) and of the certificate itself (CONTRACT §13). */
+  seal_timestamps?: Stamp[];
+  certificate_timestamps: Stamp[];
+  /** Every signed amendment in sequence, and the winners after them (CONTRACT §14). */
+  amendments?: Amendment[];
+  amended_winners?: EntrantWinner[];
 };

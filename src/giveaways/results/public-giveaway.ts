@@ -1,4 +1,5 @@
 import type { Seal, SealedPlace, Ticket } from '../../proof/v2-types.ts';
+import type { Stamp } from '../../timestamps/timestamp.service.ts';
 import type { ConditionRepository, ExcludedCount } from '../conditions/condition.repository.ts';
 import type { GiveawayRow, GiveawayStatus } from '../core/giveaway.repository.ts';
 import { type EntrantReceipts, receiptUrlOf } from '../entrants/entrant-receipts.ts';
@@ -20,6 +21,8 @@ export interface PublicGiveaway {
   seal: Seal | null;
   /** The seal's entry in the transparency log, beside the signed seal; null before the seal. */
   log_index: number | null;
+  /** The seal's RFC 3161 tokens, beside the signed seal (CONTRACT §13); none before the seal. */
+  seal_timestamps: Stamp[];
   certificate_id: string | null;
   /** The certificate's entry in the transparency log; null until drawn. */
   certificate_log_index: number | null;
@@ -47,6 +50,7 @@ export function publicGiveawayOf(
     publicBaseUrl: string;
     drand: { chain_hash: string; relay: string };
     logIndex?: number | null;
+    sealTimestamps?: readonly Stamp[];
     certificateLogIndex?: number | null;
     conditions?: { channel: string }[];
     excluded?: ExcludedCount[];
@@ -67,6 +71,7 @@ export function publicGiveawayOf(
     ends_at: iso(row.ends_at),
     seal: extra.seal ?? null,
     log_index: extra.logIndex ?? null,
+    seal_timestamps: [...(extra.sealTimestamps ?? [])],
     certificate_id: row.certificate_id,
     certificate_log_index: extra.certificateLogIndex ?? null,
     verify_url: row.certificate_id === null ? null : verifyUrlOf(extra.publicBaseUrl, row.certificate_id),
@@ -85,6 +90,8 @@ export function createPublicGiveaways(deps: {
   conditions: Pick<ConditionRepository, 'of' | 'excludedCounts'>;
   /** The first log entry about a seal or certificate, or null. */
   logIndexOf(kind: 'seal' | 'certificate', id: string): Promise<number | null>;
+  /** The RFC 3161 tokens kept for a seal. */
+  sealTimestampsOf(sealId: string): Promise<Stamp[]>;
   publicBaseUrl: string;
   drand: { chain_hash: string; relay: string };
 }): PublicGiveawayLookup {
@@ -98,6 +105,7 @@ export function createPublicGiveaways(deps: {
         publicBaseUrl: deps.publicBaseUrl,
         drand: deps.drand,
         logIndex: seal ? await deps.logIndexOf('seal', seal.seal_id) : null,
+        sealTimestamps: seal ? await deps.sealTimestampsOf(seal.seal_id) : [],
         certificateLogIndex: row.certificate_id
           ? await deps.logIndexOf('certificate', row.certificate_id)
           : null,

@@ -10,6 +10,7 @@ import { AppError } from '../../shared/errors.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
 import type { Signer } from '../../signing/signer.ts';
 import type { UnitOfWork } from '../../store/unit-of-work.ts';
+import type { Stamp, Timestamps } from '../../timestamps/timestamp.service.ts';
 import type { ConditionRepository } from '../conditions/condition.repository.ts';
 import type { GiveawayRepository, GiveawayRow } from '../core/giveaway.repository.ts';
 import type { GiveawayPromises } from '../core/giveaway-promises.ts';
@@ -55,12 +56,16 @@ export interface SealWrites {
   promises: Pick<GiveawayPromises, 'sealed'>;
 }
 
-/** A seal just committed: the giveaway as it left it, the stored and signed seal, and its log entry. */
+/**
+ * A seal just committed: the giveaway as it left it, the stored and signed seal, its log entry,
+ * and the RFC 3161 tokens that arrived within the answer's budget.
+ */
 export interface Sealed {
   row: GiveawayRow;
   seal: SealRow;
   signed: Seal;
   logIndex: number;
+  timestamps: Stamp[];
 }
 
 interface Deps {
@@ -70,6 +75,8 @@ interface Deps {
   signer: Signer;
   clock: Clock;
   delayRounds: number;
+  /** CONTRACT §13: the seal is timestamped right after it is signed, before the answer. */
+  timestamps: Pick<Timestamps, 'promise' | 'stamp'>;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -93,13 +100,14 @@ export function notActive(row: Pick<GiveawayRow, 'status'> | undefined): AppErro
  * randomness it names, and no seal is made while drand cannot be reached); then one
  * transaction freezes the list under the giveaway's row lock — the lock every join takes —
  * reads it in canonical order, signs the seal, stores it with its tree, and enqueues the draw at
- * the committed round. The caller is answered only after that commit.
+ * the committed round. The caller is answered only after that commit and the outside timestamps
+ * (CONTRACT §13), whose promise that transaction records too.
  */
 export function createSealer(deps: Deps) {
   const { uow, drand, signer, clock } = deps;
   const chain = drand.chain;
 
-  return async function seal(row: GiveawayRow, context: OperationContext): Promise<Sealed> {
+  async function sealNow(row: GiveawayRow, context: OperationContext): Promise<Omit<Sealed, 'timestamps'>> {
     if (row.draw_mode !== 'verifiable') {
       throw new AppError(
         'not_verifiable',
@@ -178,9 +186,22 @@ export function createSealer(deps: Deps) {
       await promises.sealed(sealedRow, signed, logIndex, sealedAt);
       const payload: DrawJobPayload = { giveawayId: row.id, context };
       await jobs.enqueue({ kind: DRAW_JOB, key: drawJobKey(row.public_id), runAt: roundAt, payload });
+      const stamping = deps.timestamps.promise(stampSubject(signed), sealedAt);
+      if (stamping) await jobs.enqueue(stamping);
       return { row: sealedRow, seal: sealRow, signed, logIndex };
     });
+  }
+
+  return async function seal(row: GiveawayRow, context: OperationContext): Promise<Sealed> {
+    const sealed = await sealNow(row, context);
+    return { ...sealed, timestamps: await deps.timestamps.stamp(stampSubject(sealed.signed)) };
   };
+}
+
+/** What a seal's tokens are asked for: its hash, before its round (CONTRACT §13). */
+function stampSubject(seal: Seal) {
+  const notAfter = Date.parse(seal.beacon.round_at);
+  return { kind: 'seal' as const, id: seal.seal_id, hash: seal.hash, notAfter };
 }
 
 export type Sealer = ReturnType<typeof createSealer>;

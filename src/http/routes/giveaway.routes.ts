@@ -18,14 +18,13 @@ import {
   GiveawaySchema,
   ListQuerySchema,
   ListResponseSchema,
-  ParticipantsBodySchema,
-  ParticipantsResponseSchema,
   PendingDrawSchema,
   PublicIdParamsSchema,
   ReceiptSchema,
   SealedGiveawaySchema,
   SealingGiveawaySchema,
 } from './giveaway.schemas.ts';
+import { participantRoutes } from './participants.routes.ts';
 import { operationContext } from './random.routes.ts';
 
 const QUERY_ERRORS: ErrorCode[] = [...PROTECTED_ERRORS, 'invalid_parameter', 'invalid_type'];
@@ -101,24 +100,8 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
     async (request) => giveaways.get(accountOf(request), request.params.public_id),
   );
 
-  app.post(
-    '/giveaways/:public_id/participants',
-    {
-      schema: {
-        ...common,
-        operationId: 'addParticipants',
-        summary: 'Add participants (idempotent per telegram_id) while the giveaway is active',
-        params: PublicIdParamsSchema,
-        body: ParticipantsBodySchema,
-        response: {
-          200: ParticipantsResponseSchema,
-          ...errorResponses([...BODY_ERRORS, ...OWNED, 'giveaway_sealed', 'giveaway_completed']),
-        },
-      },
-    },
-    async (request) =>
-      giveaways.addParticipants(accountOf(request), request.params.public_id, request.body.participants),
-  );
+  // Its own plugin: the CSV and NDJSON upload parsers apply to that route alone.
+  await app.register(participantRoutes, { giveaways });
 
   app.post(
     '/giveaways/:public_id/draw',

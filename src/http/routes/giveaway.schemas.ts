@@ -25,8 +25,8 @@ import {
   GIVEAWAY_SUMMARY_EXAMPLE,
   RECEIPT_EXAMPLE,
 } from '../schema-examples.ts';
-import { MultilineTextSchema, TextSchema, TrimmedTextSchema } from '../schemas.ts';
-import { SealSchema, TicketSchema } from './signed-objects.schemas.ts';
+import { MultilineTextSchema, TrimmedTextSchema } from '../schemas.ts';
+import { AmendmentSchema, SealSchema, TicketSchema, TimestampsSchema } from './signed-objects.schemas.ts';
 
 export const PublicIdParamsSchema = Type.Object({
   public_id: Type.String({
@@ -54,7 +54,7 @@ export const GiveawaySummarySchema = Type.Object({
   certificate_id: NullableTextSchema(),
 });
 
-const WinnerSchema = Type.Object({
+export const WinnerSchema = Type.Object({
   username: Nullable(Type.String(), { description: 'Without `@`; null when the participant has none' }),
   telegram_id: TelegramIdSchema(),
 });
@@ -65,11 +65,15 @@ export const GiveawaySchema = Type.Object(
     draw_mode: DrawModeSchema,
     reserve_count: Type.Integer(),
     ends_at: NullableTimeSchema(),
+    claim_within: Nullable(Type.String(), {
+      description: 'ISO 8601 duration each winner has to claim the prize (e.g. `P3D`), or null',
+    }),
     public_url: Type.String({ description: 'The public page `/g/{public_id}`' }),
     seal: Type.Optional(SealSchema),
     seal_log_index: Type.Optional(
       Nullable(Type.Integer(), { description: "The seal's entry in the transparency log" }),
     ),
+    seal_timestamps: Type.Optional(TimestampsSchema("the seal's")),
     reserves: Type.Optional(
       Type.Array(WinnerSchema, { description: 'Reserve winners in order, once drawn' }),
     ),
@@ -78,6 +82,14 @@ export const GiveawaySchema = Type.Object(
     ),
     verify_url: Type.Optional(Type.String({ description: 'Public certificate page, once drawn' })),
     winners: Type.Optional(Type.Array(WinnerSchema, { description: 'In draw order, once drawn' })),
+    amendments: Type.Optional(
+      Type.Array(AmendmentSchema, {
+        description: 'Every signed replacement of a winner, in sequence; present once there is one',
+      }),
+    ),
+    amended_winners: Type.Optional(
+      Type.Array(WinnerSchema, { description: '`winners` after the amendments, by position' }),
+    ),
   },
   { description: 'The giveaway', examples: [GIVEAWAY_DRAWN_EXAMPLE] },
 );
@@ -133,6 +145,12 @@ export const CreateBodySchema = Type.Object(
     ),
     draw_mode: Type.Optional(DrawModeSchema),
     reserve_count: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, default: 0 })),
+    claim_within: Type.Optional(
+      Type.String({
+        description:
+          'ISO 8601 duration, `PT1H` to `P30D` (verifiable only): each winner must claim the prize within it, else the next reserve replaces them',
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -148,44 +166,6 @@ export const CreateBodySchema = Type.Object(
   },
 );
 export type CreateBody = Static<typeof CreateBodySchema>;
-
-const ParticipantSchema = Type.Object(
-  {
-    telegram_id: TelegramIdSchema(),
-    username: Type.Optional(TextSchema({ maxLength: 256, description: 'A leading `@` is dropped' })),
-    first_name: Type.Optional(TextSchema({ maxLength: 256 })),
-  },
-  { additionalProperties: false },
-);
-
-export const ParticipantsBodySchema = Type.Object(
-  { participants: Type.Array(ParticipantSchema, { minItems: 1, maxItems: 10_000 }) },
-  {
-    additionalProperties: false,
-    examples: [
-      {
-        participants: [
-          { telegram_id: 123456789, username: '@alice', first_name: 'Alice' },
-          { telegram_id: 987654321, username: 'bob' },
-        ],
-      },
-    ],
-  },
-);
-export type ParticipantsBody = Static<typeof ParticipantsBodySchema>;
-
-export const ParticipantsResponseSchema = Type.Object(
-  {
-    added: CountSchema(),
-    duplicates: CountSchema({ description: 'Already joined, or repeated in this request' }),
-    participants_count: CountSchema(),
-  },
-  {
-    description: 'How many joined now; a telegram_id already in the list is counted as a duplicate',
-    examples: [{ added: 2, duplicates: 0, participants_count: 2 }],
-  },
-);
-export type ParticipantsResponse = Static<typeof ParticipantsResponseSchema>;
 
 /** Draw and seal take no fields: the body may be omitted, or sent as `{}`. */
 export const EmptyBodySchema = Type.Object({}, { additionalProperties: false, examples: [{}] });
@@ -254,6 +234,7 @@ export const EntrantsResponseSchema = Type.Object(
       { description: 'In canonical order (ascending leaf_hash)' },
     ),
     next_cursor: NextCursorSchema,
+    seal_timestamps: TimestampsSchema("the seal's (none before the seal)"),
   },
   { description: 'One page of entrants', examples: [ENTRANTS_EXAMPLE] },
 );
@@ -282,6 +263,7 @@ export const ReceiptSchema = Type.Object(
         description: 'The `hash` of the seal the receipt is issued under; verifiers require it',
       }),
     ),
+    seal_timestamps: Type.Optional(TimestampsSchema("the seal's")),
   },
   {
     description:

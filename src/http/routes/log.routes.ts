@@ -3,6 +3,7 @@ import { PUBLIC_READ } from '../../edge/public-cors.ts';
 import type { LogService } from '../../log/log.service.ts';
 import { MAX_ENTRIES_PER_READ } from '../../log/transparency-log.ts';
 import { toBase64, toHex } from '../../proof/hex.ts';
+import type { LogEntryKind } from '../../proof/log-entry.ts';
 import { AppError, type ErrorCode } from '../../shared/errors.ts';
 import { errorResponses, NOT_MODIFIED } from '../schemas.ts';
 import {
@@ -77,7 +78,7 @@ export const logRoutes: FastifyPluginAsyncTypebox<{ log: LogService }> = async (
       return {
         entries: rows.map((e) => ({
           index: e.index,
-          kind: e.kind as 'seal' | 'certificate' | 'key',
+          kind: e.kind as LogEntryKind,
           id: e.id,
           leaf_data: toBase64(e.leafData),
         })),

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { LOG_ENTRY_KINDS } from '../../proof/log-entry.ts';
 import { CountSchema, Hex32Schema, StringEnum } from '../schema-atoms.ts';
 import { CHECKPOINT_EXAMPLE, HASH_LIST_EXAMPLE } from '../schema-examples.ts';
 
@@ -19,8 +20,8 @@ export const EntriesSchema = Type.Object(
     entries: Type.Array(
       Type.Object({
         index: CountSchema(),
-        kind: StringEnum(['seal', 'certificate', 'key'] as const),
-        id: Type.String({ description: 'The seal, certificate or key id' }),
+        kind: StringEnum(LOG_ENTRY_KINDS),
+        id: Type.String({ description: "The seal, certificate or key id, or a result's serial" }),
         leaf_data: Type.String({ description: 'base64 of the RFC 8785 bytes of the signed object' }),
       }),
     ),

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { ACCOUNT_PSEUDONYM } from '../../proof/signed-result.ts';
 import {
   Hex32Schema,
   OperationIdSchema as OperationIdAtom,
@@ -19,7 +20,7 @@ const ItemsSchema = Type.Array(Type.Unknown(), {
 const SignedFlagSchema = Type.Boolean({
   default: false,
   description:
-    'Sign the result: adds `signed` (serial, time, hash, Ed25519 signature under a key of /.well-known/tyche-keys.json), and GET /api/v1/operations/{request_id} returns the signed result for 366 days. Costs the same one request',
+    "Sign the result: adds `signed` (serial, the account's serial and pseudonym, time, hash, Ed25519 signature under a key of /.well-known/tyche-keys.json), appends the result to the transparency log, and GET /api/v1/operations/{request_id} returns the signed result for 366 days. Costs the same one request",
 });
 
 /** The query of the endpoints whose input is the body. */
@@ -34,9 +35,30 @@ export const SignedBlockSchema = Type.Object(
     issued_at: TimeSchema({ description: 'When it was signed (UTC, milliseconds)' }),
     hash: Hex32Schema({
       description:
-        'SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial` and `issued_at` added as top-level members',
+        'SHA-256 hex of the RFC 8785 canonical JSON of the response without `signed`, with `serial`, `issued_at`, `account_serial` and `account` added as top-level members',
     }),
     signature: SignatureSchema,
+    account_serial: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          "The account's number of the signed result: 1, 2, 3 … without gaps, the count of signed results this account has asked for. Absent only on results signed before results were counted",
+      }),
+    ),
+    account: Type.Optional(
+      Type.String({
+        pattern: ACCOUNT_PSEUDONYM.source,
+        description:
+          "The account's stable public pseudonym (the `owner` its seals name); `tyche log verify --account` lists its signed results",
+      }),
+    ),
+    log_index: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          "Index of the result's entry (kind `result`) in the transparency log; beside the signed bytes, not in them",
+      }),
+    ),
   },
   { description: 'Present when the request asked for `signed=true`; see docs/signed-results.md' },
 );
@@ -52,6 +74,9 @@ const SIGNED_EXAMPLE = {
     kid: '90c7d303d762bff4',
     value: 'ORk35KYa60rkxFSXCwGdJ0gMCjNrrn7ec1lH-p31qmlb1_AM91jgFApJ7h9fdrLxQ07wFw0dREXoTDGwaSiJCw',
   },
+  account_serial: 7,
+  account: 'o_z5GCf12zNRsg6jSm',
+  log_index: 318,
 } as const;
 
 export const IntQuerySchema = Type.Object({

@@ -4,6 +4,7 @@ import { WEBHOOK_EVENTS, type WebhookEvent } from '../../webhooks/webhook-events
 import { Nullable, StringEnum, TimeSchema } from '../schema-atoms.ts';
 import { GIVEAWAY_DRAWN_EXAMPLE, GIVEAWAY_SEALED_EXAMPLE, WEBHOOK_EXAMPLE } from '../schema-examples.ts';
 import { TrimmedTextSchema } from '../schemas.ts';
+import { AMENDMENT_EXAMPLE, GIVEAWAY_AMENDED_EXAMPLE } from './amendment.schemas.ts';
 
 const EventSchema = StringEnum(WEBHOOK_EVENTS, { description: 'An event type (CONTRACT §9)' });
 const same = <A, B>(proof: [A] extends [B] ? ([B] extends [A] ? true : false) : false) => proof;
@@ -133,18 +134,23 @@ export const EventEnvelopeSchema = Type.Object({
     {
       additionalProperties: true,
       description:
-        'The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `webhook.test` has `webhook_id`, `url`, `description`',
+        'The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description`',
     },
   ),
 });
 
 const { join_url: _omitted, ...GIVEAWAY_AT_SEAL } = GIVEAWAY_SEALED_EXAMPLE;
 const { join_url: _omittedToo, ...GIVEAWAY_AT_DRAW } = GIVEAWAY_DRAWN_EXAMPLE;
+const { join_url: _omittedAgain, ...GIVEAWAY_AT_AMENDMENT } = GIVEAWAY_AMENDED_EXAMPLE;
 
 /** What each event's `data` looks like, for the reference page. */
 const EVENT_EXAMPLES: Record<WebhookEvent, { timestamp: string; data: object }> = {
   'giveaway.sealed': { timestamp: GIVEAWAY_AT_SEAL.seal.sealed_at, data: GIVEAWAY_AT_SEAL },
   'giveaway.drawn': { timestamp: GIVEAWAY_AT_DRAW.drawn_at, data: GIVEAWAY_AT_DRAW },
+  'giveaway.amended': {
+    timestamp: AMENDMENT_EXAMPLE.amended_at,
+    data: { ...GIVEAWAY_AT_AMENDMENT, amendment: AMENDMENT_EXAMPLE, amendment_log_index: 4 },
+  },
   'participant.joined': {
     timestamp: '2026-05-01T08:20:00.000Z',
     data: {
@@ -175,6 +181,7 @@ const EVENT_EXAMPLES: Record<WebhookEvent, { timestamp: string; data: object }> 
 const OPERATION_IDS: Record<WebhookEvent, string> = {
   'giveaway.sealed': 'onGiveawaySealed',
   'giveaway.drawn': 'onGiveawayDrawn',
+  'giveaway.amended': 'onGiveawayAmended',
   'participant.joined': 'onParticipantJoined',
   'webhook.test': 'onWebhookTest',
 };

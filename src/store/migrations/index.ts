@@ -11,6 +11,11 @@ import * as operationRecords from './009-operation-records.ts';
 import * as webhooksAndIdempotency from './010-webhooks-and-idempotency.ts';
 import * as botConsole from './011-bot-console.ts';
 import * as signedResults from './012-signed-results.ts';
+import * as timestamps from './013-timestamps.ts';
+import * as resultSerials from './014-result-serials.ts';
+import * as jobAttempts from './015-job-attempts.ts';
+import * as signingKeyUse from './016-signing-key-use.ts';
+import * as amendments from './017-amendments.ts';
 import type { DataSteps } from './data-steps.ts';
 
 /**
@@ -34,6 +39,11 @@ export function migrationProviderWith(steps?: DataSteps): MigrationProvider {
     '010-webhooks-and-idempotency': webhooksAndIdempotency,
     '011-bot-console': botConsole,
     '012-signed-results': signedResults,
+    '013-timestamps': timestamps,
+    '014-result-serials': resultSerials,
+    '015-job-attempts': jobAttempts,
+    '016-signing-key-use': signingKeyUse,
+    '017-amendments': amendments,
   };
   return { getMigrations: async () => migrations };
 }

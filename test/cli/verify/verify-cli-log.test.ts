@@ -182,7 +182,7 @@ describe('tyche verify checks the transparency log', () => {
       // No witness: the seal's time is the operator's word, a warning and not a pass.
       assert.deepEqual(
         first.filter((c) => c.state !== 'ok'),
-        [{ label: 'Seal witnesses', state: 'warn', detail: 'seal time attested by the operator only' }],
+        [{ label: 'Seal time', state: 'warn', detail: 'seal time attested by the operator only' }],
       );
       assert.match(first[0].detail, /\(pinned now, on first use\)$/);
       const pinned = [...items.keys()].filter((k) => k.startsWith('tyche-log-pin:'));
@@ -197,7 +197,7 @@ describe('tyche verify checks the transparency log', () => {
           ['Log consistency', 'ok'],
           ['Log inclusion (seal)', 'ok'],
           ['Signing key in the log (seal)', 'ok'],
-          ['Seal witnesses', 'warn'],
+          ['Seal time', 'warn'],
         ],
       );
 
@@ -207,8 +207,37 @@ describe('tyche verify checks the transparency log', () => {
 
       items.set(WITNESS_KEYS_ITEM, 'not a key');
       const badWitness = await pageLogChecks(doc, keys);
-      assert.equal(badWitness.at(-1)?.state, 'bad');
+      assert.equal(badWitness.find((c) => c.label === 'Seal witnesses')?.state, 'bad');
       items.delete(WITNESS_KEYS_ITEM);
+
+      // ?require_outside=N in the page's address turns the warning into a failure.
+      for (const [search, state, detail] of [
+        [
+          '?require_outside=1',
+          'bad',
+          /^seal time attested by the operator only, and 1 outside attestation is required$/,
+        ],
+        ['?require_outside=0', 'warn', /^seal time attested by the operator only$/],
+        ['?require_outside=lots', 'bad', /^\?require_outside: "lots" is not a whole number/],
+      ] as const) {
+        Object.defineProperty(globalThis, 'location', { configurable: true, value: { search } });
+        const required = (await pageLogChecks(doc, keys)).at(-1)!;
+        assert.equal(required.label, 'Seal time', search);
+        assert.equal(required.state, state, search);
+        assert.match(required.detail, detail, search);
+      }
+      Object.defineProperty(globalThis, 'location', {
+        configurable: true,
+        value: { search: '?require_outside=2' },
+      });
+      const sealRequired = await pageSealLogChecks(
+        { log_index: doc.seal_log_index },
+        doc.seal,
+        undefined,
+        keys,
+      );
+      assert.equal(sealRequired.at(-1)?.state, 'bad');
+      Reflect.deleteProperty(globalThis, 'location');
 
       const other = {
         ...keys,
@@ -217,7 +246,10 @@ describe('tyche verify checks the transparency log', () => {
       const lookAlike = await pageLogChecks(doc, other);
       assert.deepEqual(
         lookAlike.map((c) => [c.label, c.state]),
-        [['Log key', 'bad']],
+        [
+          ['Log key', 'bad'],
+          ['Seal time', 'warn'],
+        ],
       );
 
       const pin = JSON.parse(items.get(pinned[0])!);
@@ -240,11 +272,12 @@ describe('tyche verify checks the transparency log', () => {
       const { log_index: _, seal_log_index: __, ...unlogged } = doc;
       assert.deepEqual(
         (await pageLogChecks(unlogged, keys)).map((c) => c.state),
-        ['note'],
+        ['note', 'warn'],
       );
     } finally {
       globalThis.fetch = realFetch;
       Reflect.deleteProperty(globalThis, 'localStorage');
+      Reflect.deleteProperty(globalThis, 'location');
     }
   });
 });

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Receipt, Seal } from '../../../src/proof/v2-types.ts';
 import { remadeSeal } from '../../helpers/remade-seal.ts';
 import { type DrawnServer, sameVerdict, startDrawnServer } from '../../helpers/v2-server.ts';
+import { front } from './forged-draw.ts';
 
 const flip = (hex: string) => hex.replace(/^./, (d) => (d === '0' ? '1' : '0'));
 /** The receipt link an entrant is given: the receipt page with the receipt code after the `#`. */
@@ -15,27 +14,6 @@ const linkOf = (r: Receipt) => {
   return r.receipt_url;
 };
 const pageOf = (r: Receipt) => r.receipt_url.split('#')[0];
-
-/** The service behind a front that shows `seal` on one giveaway's public JSON instead of the one it sealed. */
-async function frontWithSeal(
-  upstream: string,
-  publicId: string,
-  seal: Seal,
-): Promise<{ url: string; server: Server }> {
-  const server = createServer(async (req, res) => {
-    const answer = await fetch(`${upstream}${req.url}`, { headers: { accept: req.headers.accept ?? '*/*' } });
-    let body = Buffer.from(await answer.arrayBuffer());
-    if (req.url === `/g/${publicId}.json` && answer.ok) {
-      body = Buffer.from(JSON.stringify({ ...JSON.parse(body.toString('utf8')), seal }));
-    }
-    res.writeHead(answer.status, {
-      'content-type': answer.headers.get('content-type') ?? 'application/json',
-    });
-    res.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
 
 describe('tyche verify --receipt, and tyche-verify.mjs --receipt', () => {
   let s: DrawnServer;
@@ -89,8 +67,91 @@ describe('tyche verify --receipt, and tyche-verify.mjs --receipt', () => {
       ]) {
         assert.match(out, new RegExp(`^✓ ${label}: `, 'm'), label);
       }
-      assert.match(out, /^! Seal witnesses: warning: seal time attested by the operator only$/m);
-      assert.match(out, /\nVALID: no check failed, 1 with a warning \(Seal witnesses\)\.\n$/);
+      assert.match(out, /^! Seal time: warning: seal time attested by the operator only$/m);
+      assert.match(out, /\nVALID: no check failed, 1 with a warning \(Seal time\)\.\n$/);
+    }
+  });
+
+  test('the certificate withheld after the round: the outcome from the seal and the round, the server named late', async () => {
+    const { certificate, publicId } = s.drawn;
+    const g = await (await fetch(`${s.server.url}/g/${publicId}.json`)).json();
+    // The service as it would look holding the result back: sealed, no certificate.
+    const hidden = {
+      ...g,
+      status: 'sealed',
+      certificate_id: null,
+      certificate_log_index: null,
+      verify_url: null,
+    };
+    const withheld = await front(s.server.url, (u) =>
+      u.pathname === `/g/${publicId}.json` ? { json: hidden } : undefined,
+    );
+    try {
+      const via = (r: Receipt) => r.receipt_url.replace(s.server.url, withheld.url);
+      const drawn = new Set([...certificate.winners, ...certificate.reserves].map((w) => w.telegram_id));
+      const cases: [Receipt, RegExp][] = [
+        [receiptOf(certificate.winners[1].telegram_id), /^Result: this entrant won: winner #2$/m],
+        [
+          receiptOf(certificate.reserves[0].telegram_id),
+          /^Result: this entrant is reserve #1 \(position 3\)$/m,
+        ],
+        [s.drawn.receipts.find((r) => !drawn.has(r.telegram_id))!, /^Result: this entrant was not drawn$/m],
+      ];
+      const { round, round_at: roundAt } = certificate.seal.beacon;
+      const runs = await Promise.all(cases.map(([r]) => s.both(['--receipt', via(r), ...chain])));
+      for (const [i, [receipt, result]] of cases.entries()) {
+        const out = sameVerdict(runs[i], 0, via(receipt));
+        assert.match(out, result);
+        assert.ok(
+          out.includes(
+            `\nRound ${round} is public since ${roundAt}; the certificate is not published yet — the outcome above is computed from the seal and the round.\n`,
+          ),
+          out,
+        );
+        assert.match(
+          out,
+          new RegExp(
+            `^✓ drand relay record: round ${round} as the relay serves it is signed by the chain's key`,
+            'm',
+          ),
+        );
+        assert.match(
+          out,
+          new RegExp(
+            `^✓ Outcome: .*, computed from the seal and drand round ${round}, without a certificate$`,
+            'm',
+          ),
+        );
+        assert.doesNotMatch(out, /^. Certificate: /m);
+        assert.doesNotMatch(out, /Log inclusion \(certificate\)/);
+      }
+      const json = JSON.parse((await s.both(['--receipt', via(cases[0][0]), ...chain, '--json'])).cli.stdout);
+      assert.deepEqual(json.outcome, { won: true, position: 2, reserve: false });
+      assert.equal(json.outcome_from, 'round');
+      assert.equal(json.certificate_late, true);
+      assert.equal(json.certificate_id, null);
+
+      // A relay that cannot be read leaves the outcome unknown, said but not failed.
+      const closed = await front(s.server.url, () => undefined);
+      await closed.close();
+      const dead = ['--receipt', via(cases[0][0]), ...chain, '--relay', closed.url];
+      const unread = sameVerdict(await s.both(dead), 0, 'dead relay');
+      assert.match(
+        unread,
+        new RegExp(
+          `^Result: unknown; drand round ${round}, due at ${roundAt}, could not be read from a relay$`,
+          'm',
+        ),
+      );
+      assert.match(
+        unread,
+        new RegExp(
+          `^- Outcome: not computed: drand round ${round} could not be read \\(cannot reach ${closed.url}/.*: ECONNREFUSED\\); pass --relay URL$`,
+          'm',
+        ),
+      );
+    } finally {
+      await withheld.close();
     }
   });
 
@@ -135,7 +196,7 @@ describe('tyche verify --receipt, and tyche-verify.mjs --receipt', () => {
         'm',
       ),
     );
-    assert.match(out, /\nVALID: no check failed, 1 with a warning \(Seal witnesses\)\.\n$/);
+    assert.match(out, /\nVALID: no check failed, 1 with a warning \(Seal time\)\.\n$/);
   });
 
   test('a seal re-made under the same id, with another sealed_at, fails a saved receipt by its seal_hash', async () => {
@@ -145,11 +206,15 @@ describe('tyche verify --receipt, and tyche-verify.mjs --receipt', () => {
     const remade = remadeSeal(join(s.dir, 'data'), seal);
     assert.equal(remade.seal_id, receipt.seal_id);
     assert.notEqual(remade.hash, seal.hash);
-    const front = await frontWithSeal(s.server.url, s.waiting.publicId, remade);
+    // The public JSON shows the re-made seal instead of the one sealed.
+    const g = await (await fetch(`${s.server.url}/g/${s.waiting.publicId}.json`)).json();
+    const shown = await front(s.server.url, (u) =>
+      u.pathname === `/g/${s.waiting.publicId}.json` ? { json: { ...g, seal: remade } } : undefined,
+    );
     try {
       const at = (r: Partial<Receipt>) => ({
         ...r,
-        receipt_url: r.receipt_url!.replace(s.server.url, front.url),
+        receipt_url: r.receipt_url!.replace(s.server.url, shown.url),
       });
       const { seal_hash: _, ...old } = receipt;
       const [current, older] = await Promise.all([
@@ -174,7 +239,7 @@ describe('tyche verify --receipt, and tyche-verify.mjs --receipt', () => {
         new RegExp(`^✓ Receipt and seal: seal ${receipt.seal_id}, matched by id only `, 'm'),
       );
     } finally {
-      await new Promise((resolve) => front.server.close(resolve));
+      await shown.close();
     }
   });
 

@@ -50,8 +50,8 @@ describe('tyche verify and tyche-verify.mjs on tyche-draw-v2 certificates', () =
       out,
       /^✓ Signing key in the log \(certificate\): its key was announced in the log before entry \d+/m,
     );
-    assert.match(out, /^! Seal witnesses: warning: seal time attested by the operator only$/m);
-    assert.match(out, /\nVALID: no check failed, 1 with a warning \(Seal witnesses\)\.\n$/);
+    assert.match(out, /^! Seal time: warning: seal time attested by the operator only$/m);
+    assert.match(out, /\nVALID: no check failed, 1 with a warning \(Seal time\)\.\n$/);
     assert.doesNotMatch(out, /randomness must be trusted|✗/);
     assert.match(
       out,

@@ -1,0 +1,108 @@
+import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
+import { insertInChunks, withBulkCache } from '../../store/chunked-insert.ts';
+import { type PreparedQuery, prepareQuery } from '../../store/prepared-query.ts';
+import type { Database, ParticipantsTable } from '../../store/schema.ts';
+
+export type ParticipantRow = Selectable<ParticipantsTable>;
+
+/** SQLite binds at most 32 766 values per statement: 8 columns × 2000 rows stays well below. */
+const ROWS_PER_INSERT = 2000;
+
+export const isPostgres = (trx: Kysely<Database>) => trx.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * The participants of a giveaway among `telegramIds`, in one statement however many there are:
+ * the ids travel as one value (a PostgreSQL array, a JSON array for SQLite) and each is looked
+ * up along the primary key. A placeholder per id would make a statement text to parse and plan
+ * again for every length, and slices of them a round trip each. The ids are a subquery rather
+ * than `= any(array)`: PostgreSQL then probes the primary key once per id, where with the array
+ * it scans the giveaway's rows (all of them, in a table that grew since it was last analyzed).
+ */
+async function joinedAmong(trx: Kysely<Database>, giveawayId: number, telegramIds: readonly number[]) {
+  if (telegramIds.length === 0) return [];
+  const among = isPostgres(trx)
+    ? sql<boolean>`telegram_id in (select unnest(${telegramIds}::bigint[]))`
+    : sql<boolean>`telegram_id in (select value from json_each(${JSON.stringify(telegramIds)}))`;
+  return trx
+    .selectFrom('participants')
+    .select(['telegram_id', 'entry_number', 'username'])
+    .where('giveaway_id', '=', giveawayId)
+    .where(among)
+    .execute();
+}
+
+const COLUMNS = [
+  'giveaway_id',
+  'telegram_id',
+  'entry_number',
+  'username',
+  'first_name',
+  'joined_at',
+  'salt',
+  'leaf_hash',
+] as const;
+
+/**
+ * PostgreSQL takes a whole batch as one array per column, unnested into rows: one short
+ * statement, prepared once per connection, whatever the batch's size (a VALUES list of that
+ * many rows would be parsed and planned again at every size).
+ */
+function unnestInsert(db: Kysely<Database>) {
+  return prepareQuery(db, (slot) =>
+    db
+      .insertInto('participants')
+      .columns([...COLUMNS])
+      .expression(
+        sql`select * from unnest(${slot('giveaway_id')}::bigint[], ${slot('telegram_id')}::bigint[], ${slot('entry_number')}::integer[], ${slot('username')}::text[], ${slot('first_name')}::text[], ${slot('joined_at')}::bigint[], ${slot('salt')}::text[], ${slot('leaf_hash')}::text[])`,
+      ),
+  );
+}
+
+/** `rows` as one array per column, for unnestInsert. */
+function byColumn(rows: readonly ParticipantRow[]): Record<string, unknown[]> {
+  const columns: Record<string, unknown[]> = {};
+  for (const column of COLUMNS) columns[column] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    for (const column of COLUMNS) columns[column][i] = row[column];
+  }
+  return columns;
+}
+
+/** How entrants are written and found again while they join: the hot path of bulk entry. */
+export function createParticipantEntry(db: Kysely<Database>) {
+  let insertColumns: PreparedQuery<unknown> | undefined;
+  return {
+    /** `work` with room for a large batch's pages (see withBulkCache); the repository's own handle. */
+    withBulkCache<T>(work: () => Promise<T>): Promise<T> {
+      return withBulkCache(db, work);
+    },
+
+    /** Multi-row statements on SQLite (prepared once per size), one array insert on PostgreSQL. */
+    async insertMany(rows: readonly ParticipantRow[], trx: Kysely<Database> = db): Promise<void> {
+      if (rows.length === 0) return;
+      if (!isPostgres(trx)) return insertInChunks(trx, 'participants', rows, ROWS_PER_INSERT);
+      insertColumns ??= unnestInsert(db);
+      await insertColumns(byColumn(rows), trx);
+    },
+
+    /** Entry numbers of those of `telegramIds` that already joined. */
+    async entryNumbers(
+      giveawayId: number,
+      telegramIds: readonly number[],
+      trx: Kysely<Database> = db,
+    ): Promise<Map<number, number>> {
+      const rows = await joinedAmong(trx, giveawayId, telegramIds);
+      return new Map(rows.map((row) => [Number(row.telegram_id), Number(row.entry_number)]));
+    },
+
+    async usernames(
+      giveawayId: number,
+      telegramIds: readonly number[],
+      trx: Kysely<Database> = db,
+    ): Promise<Map<number, string | null>> {
+      const rows = await joinedAmong(trx, giveawayId, telegramIds);
+      return new Map(rows.map((row) => [Number(row.telegram_id), row.username]));
+    },
+  };
+}

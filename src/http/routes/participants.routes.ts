@@ -1,0 +1,78 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { GiveawayService } from '../../giveaways/giveaway.service.ts';
+import type { ErrorCode } from '../../shared/errors.ts';
+import { accountOf } from '../auth.ts';
+import { errorResponses, PROTECTED_ERRORS } from '../schemas.ts';
+import { PublicIdParamsSchema } from './giveaway.schemas.ts';
+import { acceptUploads, checkUpload, discardUpload, spoolOf, uploadBatches } from './participant-upload.ts';
+import {
+  MAX_UPLOAD_ROWS,
+  type ParticipantsBody,
+  ParticipantsBodySchema,
+  ParticipantsCsvSchema,
+  ParticipantsNdjsonSchema,
+  ParticipantsResponseSchema,
+  UPLOAD_MIB,
+} from './participants.schemas.ts';
+
+const ERRORS: ErrorCode[] = [
+  ...PROTECTED_ERRORS,
+  'invalid_type',
+  'missing_parameter',
+  'invalid_json',
+  'payload_too_large',
+  'unsupported_media_type',
+  'forbidden',
+  'not_found',
+  'giveaway_sealed',
+  'giveaway_completed',
+];
+
+const DESCRIPTION = `Idempotent per \`telegram_id\`: one already in the list, or repeated in the request, is counted in \`duplicates\` and keeps its first entry. Three forms of body: JSON (\`application/json\`, 1–10 000 participants); CSV (\`text/csv\`) or JSON lines (\`application/x-ndjson\`), up to ${MAX_UPLOAD_ROWS.toLocaleString('en')} participants and ${UPLOAD_MIB} MiB in one streamed request. An upload is checked whole before anything is stored, then stored in one transaction: one line at fault and nothing is added — the answer is 422 \`invalid_type\` when any value cannot be read as its type, else 400 (\`invalid_json\` for a line that is not a JSON object, \`missing_parameter\`, \`invalid_parameter\`), with the number of lines at fault in \`detail\` and the first 100 problems in \`errors\`, each named \`line N: field\` (line 1 is the first line, a CSV's header). An upload counts as one request against the daily limit. The whole request must arrive within the server's 30 s request timeout.`;
+
+/**
+ * Adding participants: the JSON body of up to 10 000, or a CSV or NDJSON upload of up to a
+ * million. Its own plugin, so the upload parsers apply to this route alone.
+ */
+export const participantRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayService }> = async (
+  app,
+  { giveaways },
+) => {
+  acceptUploads(app);
+
+  app.post(
+    '/giveaways/:public_id/participants',
+    {
+      schema: {
+        tags: ['giveaways'],
+        security: [{ bearer: [] }],
+        operationId: 'addParticipants',
+        summary: 'Add participants (idempotent per telegram_id) while the giveaway is active',
+        description: DESCRIPTION,
+        params: PublicIdParamsSchema,
+        body: {
+          content: {
+            'application/json': { schema: ParticipantsBodySchema },
+            'text/csv': { schema: ParticipantsCsvSchema },
+            'application/x-ndjson': { schema: ParticipantsNdjsonSchema },
+          },
+        },
+        response: { 200: ParticipantsResponseSchema, ...errorResponses(ERRORS) },
+      },
+    },
+    async (request) => {
+      const account = accountOf(request);
+      const spooled = spoolOf(request);
+      if (!spooled) {
+        const { participants } = request.body as ParticipantsBody;
+        return giveaways.addParticipants(account, request.params.public_id, participants);
+      }
+      try {
+        await checkUpload(spooled);
+        return await giveaways.uploadParticipants(account, request.params.public_id, uploadBatches(spooled));
+      } finally {
+        await discardUpload(request);
+      }
+    },
+  );
+};

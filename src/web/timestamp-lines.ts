@@ -1,0 +1,57 @@
+// The RFC 3161 timestamps a page shows beside the seal's witness line and the certificate's log
+// entry (CONTRACT §13): each token's TSA, its time in UTC, and whether it is valid. The pages'
+// scripts fill "valid" once they have checked the token in the browser (check-list.ts); without
+// JavaScript a line says "not checked yet". The /g page, which has no check of its own, shows
+// this server's check.
+
+import { type Html, html } from '../edge/html.ts';
+import type { PublicGiveaway } from '../giveaways/results/public-giveaway.ts';
+import { isRecord } from '../proof/report.ts';
+import {
+  type StampedKind,
+  type TokenVerdict,
+  timestampEvidence,
+} from '../proof/timestamp/timestamp-evidence.ts';
+import { tokenState } from './check-list.ts';
+import { time } from './page-parts.ts';
+
+/**
+ * The tokens a document carries for its seal or certificate, one line each, or why there are none.
+ * `verdicts` when this server has checked them itself (said so on each line).
+ */
+export function timestampLines(stamps: unknown, of: StampedKind, verdicts?: readonly TokenVerdict[]): Html {
+  const list = Array.isArray(stamps) ? stamps.filter(isRecord) : [];
+  if (list.length === 0) {
+    const none =
+      of === 'seal'
+        ? 'none: no time-stamping authority dated this seal'
+        : 'none: no time-stamping authority dated this certificate';
+    return html`<span class="muted" data-stamps-none="${of}">${none}</span>`;
+  }
+  const items = list.map((stamp, index) => {
+    const state = tokenState(
+      verdicts?.find((v) => v.of === of && v.index === index),
+      verdicts ? ', checked by this server' : '',
+    );
+    const at =
+      typeof stamp.gen_time === 'string'
+        ? time(stamp.gen_time)
+        : html`<span class="muted">no time given</span>`;
+    return html`<li data-stamp-of="${of}" data-stamp-index="${index}"><code class="mono">${String(stamp.tsa)}</code>, ${at}: <span class="${state.className}">${state.text}</span></li>`;
+  });
+  return html`<ul class="stamps">${items}</ul>`;
+}
+
+/**
+ * The /g page's own check of its seal's tokens (the shipped roots and TYCHE_TSA_TRUST): the page
+ * says nobody could know the winners only when outside evidence backs the seal's time.
+ */
+export async function sealTokensOf(g: PublicGiveaway, tsaTrust: string | undefined): Promise<TokenVerdict[]> {
+  if (!g.seal || g.seal_timestamps.length === 0) return [];
+  const found = await timestampEvidence({
+    seal: g.seal,
+    sealTimestamps: g.seal_timestamps,
+    tsaTrust: tsaTrust === undefined ? [] : [tsaTrust],
+  });
+  return found.tokens;
+}

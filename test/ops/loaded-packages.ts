@@ -1,0 +1,31 @@
+// Run as a child process by lazy-loading.test.ts: starts `tyche serve`'s server in a process of
+// its own and prints, as JSON, which packages its thread had loaded once serving, and which after
+// one PDF certificate was made.
+
+import { registerHooks } from 'node:module';
+
+const loaded = new Set<string>();
+registerHooks({
+  resolve(specifier, context, next) {
+    const resolved = next(specifier, context);
+    const name = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(resolved.url)?.[1];
+    if (name) loaded.add(name);
+    return resolved;
+  },
+});
+
+const { createConfig } = await import('../../src/config.ts');
+const { startServer } = await import('../../src/server.ts');
+const server = await startServer(
+  createConfig({ DATA_DIR: process.argv[2], TYCHE_SOURCES: 'system', PORT: '0', LOG_LEVEL: 'silent' }),
+);
+const serving = [...loaded].sort();
+const { renderCertificatePdf } = await import('../../src/pdf/certificate-pdf.ts');
+const { sampleCertificate } = await import('../helpers/certificates.ts');
+const pdf = await renderCertificatePdf(
+  sampleCertificate().certificate,
+  `${server.url}/verify/c_x`,
+  server.url,
+);
+await server.stop();
+process.stdout.write(JSON.stringify({ serving, afterPdf: [...loaded].sort(), pdfBytes: pdf.length }));
