@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.ts';
 
 /** Failures every upstream can show (UPSTREAMS.md "How upstreams break"). */
 export const COMMON_MODES = [
@@ -124,14 +125,7 @@ export async function startFakeServer<M extends string>(
     }
   }
 
-  const listen = (port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+  const listen = (port: number) => listenOnLoopback(server, port);
   const stop = () =>
     new Promise<void>((resolve) => {
       for (const timer of timers) clearTimeout(timer);

@@ -5,6 +5,7 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { Clock } from '../../src/shared/clock.ts';
 import { createFakeTsaCa, type FakeTsaCa, type TokenVariant } from './fake-tsa-ca.ts';
+import { listenOnLoopback } from './loopback.ts';
 
 /**
  * How the fake TSA answers: a token (good, or broken in one way a check must catch), a refusal
@@ -85,14 +86,7 @@ export async function startFakeTsa(options: { clock: Clock; name?: string }): Pr
     });
   }
 
-  const listen = (port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+  const listen = (port: number) => listenOnLoopback(server, port);
   const stop = () =>
     new Promise<void>((resolve) => {
       held.clear();
