@@ -14,9 +14,6 @@ import {
 } from './entrants/participants.ts';
 import { closed, type GiveawayLookup } from './giveaway-lookup.ts';
 
-/** From this many participants on, an addition is stored as a bulk write (see withBulkCache). */
-const BULK = 1000;
-
 export interface JoinResult {
   status: 'joined' | 'duplicate';
   entryNumber: number;
@@ -30,7 +27,7 @@ export function createGiveawayEntry(deps: {
   uow: UnitOfWork<EntryWrites>;
   clock: Clock;
   giveaways: Pick<GiveawayRepository, 'findById'>;
-  participants: Pick<ParticipantRepository, 'entrantById' | 'withBulkCache'>;
+  participants: Pick<ParticipantRepository, 'entrantById'>;
   checks: Pick<ConditionChecks, 'unmetAtJoin'>;
   lookup: Pick<GiveawayLookup, 'find' | 'owned'>;
   publicBaseUrl: string;
@@ -40,8 +37,7 @@ export function createGiveawayEntry(deps: {
   /** Entries into an active giveaway, refused with the right code once it is sealed or drawn. */
   async function enter(row: GiveawayRow, list: ParticipantInput[]) {
     if (row.status !== 'active') throw closed(row.status);
-    const add = () => addParticipants(deps, row, list);
-    const added = await (list.length >= BULK ? participants.withBulkCache(add) : add());
+    const added = await addParticipants(deps, row, list);
     // Closed meanwhile: read again to tell sealed from drawn.
     if (!added) throw closed((await giveaways.findById(row.id))?.status);
     return added;
@@ -65,7 +61,7 @@ export function createGiveawayEntry(deps: {
     async uploadParticipants(accountId: string, publicId: string, batches: AsyncIterable<ParticipantBatch>) {
       const row = await lookup.owned(accountId, publicId);
       if (row.status !== 'active') throw closed(row.status);
-      const uploaded = await participants.withBulkCache(() => addParticipantBatches(deps, row, batches));
+      const uploaded = await addParticipantBatches(deps, row, batches);
       if (!uploaded) throw closed((await giveaways.findById(row.id))?.status);
       return {
         added: uploaded.added,

@@ -110,11 +110,15 @@ export const ERROR_CODES = {
     title: 'Request timeout',
     help: 'The request (its headers or body) did not arrive in time; the connection is closed.',
   },
-  payload_too_large: { status: 413, title: 'Payload too large', help: 'The request body exceeds 1 MiB.' },
+  payload_too_large: {
+    status: 413,
+    title: 'Payload too large',
+    help: 'The request body exceeds 1 MiB (a CSV or NDJSON upload of participants: 256 MiB).',
+  },
   unsupported_media_type: {
     status: 415,
     title: 'Unsupported media type',
-    help: 'POST bodies must be sent as `Content-Type: application/json`.',
+    help: 'POST bodies must be sent as `Content-Type: application/json` (adding participants also takes `text/csv` and `application/x-ndjson`), UTF-8 and uncompressed.',
   },
   headers_too_large: {
     status: 431,

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Insertable, type Kysely, PostgresAdapter, sql } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import { PREPARED_MARK } from './prepared-query.ts';
 import type { Database } from './schema.ts';
 
@@ -79,44 +79,5 @@ export async function insertInChunks<T extends keyof Database & string>(
     }
     await handle.executeQuery(CompiledQuery.raw(statementText(handle, table, columns, count), parameters));
     from += count;
-  }
-}
-
-/**
- * SQLite's page cache while bulk writes run, in KiB. Its default of 2 MB cannot hold the pages
- * that rows of random keys (a leaf hash, a Telegram id) land on in a large table's indexes: each
- * row then reads its pages back from the file and pushes others out to the WAL, so a million
- * rows cost several times what they cost with the pages at hand.
- */
-const BULK_CACHE_KIB = Number(process.env.XKIB ?? 131_072);
-const bulkWrites = new WeakMap<Kysely<Database>, { running: number; restore?: number }>();
-
-/**
- * Runs `work` (bulk writes, and their commit) with a roomy page cache on SQLite, then gives the
- * memory back: the cache returns to its size before and drops what it holds, so a server that
- * took a million rows does not keep their pages. Overlapping calls share one raise. On
- * PostgreSQL, whose buffers the server manages, it only runs `work`.
- */
-export async function withBulkCache<T>(db: Kysely<Database>, work: () => Promise<T>): Promise<T> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) return work();
-  let state = bulkWrites.get(db);
-  if (!state) {
-    state = { running: 0 };
-    bulkWrites.set(db, state);
-  }
-  if (state.running++ === 0) {
-    if (state.restore === undefined) {
-      const { rows } = await sql<{ cache_size: number }>`pragma cache_size`.execute(db);
-      state.restore = Number(rows[0]?.cache_size ?? -2000);
-    }
-    await sql.raw(`pragma cache_size = ${-BULK_CACHE_KIB}`).execute(db);
-  }
-  try {
-    return await work();
-  } finally {
-    if (--state.running === 0 && state.restore !== undefined) {
-      await sql.raw(`pragma cache_size = ${state.restore}`).execute(db);
-      await sql`pragma shrink_memory`.execute(db);
-    }
   }
 }

@@ -92,6 +92,18 @@ for (const target of await storeTargets()) {
       assert.deepEqual(spools(), []);
     });
 
+    test('a million is the most one upload may add: one more and nothing is stored', async () => {
+      const key = await t.key();
+      const id = await createGiveaway(t, key);
+      const ids = Array.from({ length: 1_000_001 }, (_, i) => i + 1);
+      const res = await send(key, id, csvStream(ids, 50_000));
+      assert.equal(res.status, 400);
+      const problem = (await res.json()) as { code: string; detail: string };
+      assert.equal(problem.code, 'invalid_parameter');
+      assert.match(problem.detail, /1,000,001 participants; at most 1,000,000/);
+      assert.equal(await count(id), 0);
+    });
+
     test('a body declared over the limit is refused before it is read: 413', async () => {
       const key = await t.key();
       const id = await createGiveaway(t, key);

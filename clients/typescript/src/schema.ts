@@ -2805,7 +2805,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `payload_too_large`: The request body exceeds 1 MiB. */
+            /** @description `payload_too_large`: The request body exceeds 1 MiB (a CSV or NDJSON upload of participants: 256 MiB). */
             413: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -2820,7 +2820,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json`. */
+            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json` (adding participants also takes `text/csv` and `application/x-ndjson`), UTF-8 and uncompressed. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -3057,7 +3057,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `payload_too_large`: The request body exceeds 1 MiB. */
+            /** @description `payload_too_large`: The request body exceeds 1 MiB (a CSV or NDJSON upload of participants: 256 MiB). */
             413: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -3072,7 +3072,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json`. */
+            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json` (adding participants also takes `text/csv` and `application/x-ndjson`), UTF-8 and uncompressed. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -4180,7 +4180,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `payload_too_large`: The request body exceeds 1 MiB. */
+            /** @description `payload_too_large`: The request body exceeds 1 MiB (a CSV or NDJSON upload of participants: 256 MiB). */
             413: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -4195,7 +4195,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json`. */
+            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json` (adding participants also takes `text/csv` and `application/x-ndjson`), UTF-8 and uncompressed. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -4784,7 +4784,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `payload_too_large`: The request body exceeds 1 MiB. */
+            /** @description `payload_too_large`: The request body exceeds 1 MiB (a CSV or NDJSON upload of participants: 256 MiB). */
             413: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -4799,7 +4799,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json`. */
+            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json` (adding participants also takes `text/csv` and `application/x-ndjson`), UTF-8 and uncompressed. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -5262,7 +5262,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `payload_too_large`: The request body exceeds 1 MiB. */
+            /** @description `payload_too_large`: The request body exceeds 1 MiB (a CSV or NDJSON upload of participants: 256 MiB). */
             413: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -5277,7 +5277,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json`. */
+            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json` (adding participants also takes `text/csv` and `application/x-ndjson`), UTF-8 and uncompressed. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -5868,7 +5868,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `payload_too_large`: The request body exceeds 1 MiB. */
+            /** @description `payload_too_large`: The request body exceeds 1 MiB (a CSV or NDJSON upload of participants: 256 MiB). */
             413: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -5883,7 +5883,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json`. */
+            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json` (adding participants also takes `text/csv` and `application/x-ndjson`), UTF-8 and uncompressed. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -6773,7 +6773,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `payload_too_large`: The request body exceeds 1 MiB. */
+            /** @description `payload_too_large`: The request body exceeds 1 MiB (a CSV or NDJSON upload of participants: 256 MiB). */
             413: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -6788,7 +6788,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json`. */
+            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json` (adding participants also takes `text/csv` and `application/x-ndjson`), UTF-8 and uncompressed. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -7005,7 +7005,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `payload_too_large`: The request body exceeds 1 MiB. */
+            /** @description `payload_too_large`: The request body exceeds 1 MiB (a CSV or NDJSON upload of participants: 256 MiB). */
             413: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -7020,7 +7020,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json`. */
+            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json` (adding participants also takes `text/csv` and `application/x-ndjson`), UTF-8 and uncompressed. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -7368,7 +7368,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `payload_too_large`: The request body exceeds 1 MiB. */
+            /** @description `payload_too_large`: The request body exceeds 1 MiB (a CSV or NDJSON upload of participants: 256 MiB). */
             413: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -7383,7 +7383,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json`. */
+            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json` (adding participants also takes `text/csv` and `application/x-ndjson`), UTF-8 and uncompressed. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -7545,7 +7545,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `payload_too_large`: The request body exceeds 1 MiB. */
+            /** @description `payload_too_large`: The request body exceeds 1 MiB (a CSV or NDJSON upload of participants: 256 MiB). */
             413: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -7560,7 +7560,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json`. */
+            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json` (adding participants also takes `text/csv` and `application/x-ndjson`), UTF-8 and uncompressed. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -7745,7 +7745,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `payload_too_large`: The request body exceeds 1 MiB. */
+            /** @description `payload_too_large`: The request body exceeds 1 MiB (a CSV or NDJSON upload of participants: 256 MiB). */
             413: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -7760,7 +7760,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json`. */
+            /** @description `unsupported_media_type`: POST bodies must be sent as `Content-Type: application/json` (adding participants also takes `text/csv` and `application/x-ndjson`), UTF-8 and uncompressed. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];

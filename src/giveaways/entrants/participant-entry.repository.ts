@@ -1,5 +1,5 @@
 import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
-import { insertInChunks, withBulkCache } from '../../store/chunked-insert.ts';
+import { insertInChunks } from '../../store/chunked-insert.ts';
 import { type PreparedQuery, prepareQuery } from '../../store/prepared-query.ts';
 import type { Database, ParticipantsTable } from '../../store/schema.ts';
 
@@ -73,11 +73,6 @@ function byColumn(rows: readonly ParticipantRow[]): Record<string, unknown[]> {
 export function createParticipantEntry(db: Kysely<Database>) {
   let insertColumns: PreparedQuery<unknown> | undefined;
   return {
-    /** `work` with room for a large batch's pages (see withBulkCache); the repository's own handle. */
-    withBulkCache<T>(work: () => Promise<T>): Promise<T> {
-      return withBulkCache(db, work);
-    },
-
     /** Multi-row statements on SQLite (prepared once per size), one array insert on PostgreSQL. */
     async insertMany(rows: readonly ParticipantRow[], trx: Kysely<Database> = db): Promise<void> {
       if (rows.length === 0) return;

@@ -8,10 +8,10 @@ import { ParticipantSchema } from './participants.schemas.ts';
 export type UploadFormat = 'csv' | 'ndjson';
 
 /** Far longer than any valid line (two names of 256 characters, escaped); a longer one is refused unread. */
-export const MAX_LINE_CHARS = 16_384;
+const MAX_LINE_CHARS = 16_384;
 const COLUMNS = Object.keys(ParticipantSchema.properties);
 
-/** What is wrong with one line: its code decides the answer's status (see uploadProblem). */
+/** What is wrong with one line: the codes of all lines decide the answer's status (checkUpload). */
 export type LineCode = 'invalid_type' | 'invalid_json' | 'missing_parameter' | 'invalid_parameter';
 
 /** A participant read from its line, or what is wrong with that line. */

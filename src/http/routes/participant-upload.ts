@@ -16,7 +16,7 @@ import { MAX_UPLOAD_ROWS, UPLOAD_MIB } from './participants.schemas.ts';
 const UPLOAD_BYTES = UPLOAD_MIB * 2 ** 20;
 /** Participants per batch written: the JSON form's largest call. */
 const BATCH_ROWS = 10_000;
-export const UPLOAD_MEDIA_TYPES: Record<string, UploadFormat> = {
+const UPLOAD_MEDIA_TYPES: Record<string, UploadFormat> = {
   'text/csv': 'csv',
   'application/x-ndjson': 'ndjson',
 };
