@@ -260,12 +260,13 @@ PostgreSQL; the salts of a batch come from one CSPRNG call.
 
 **What limits it now is the database, on both stores.** On PostgreSQL the server waits for the
 database most of the time (75% idle in its CPU profile, \`BENCH_CPU_PROF=<dir>\`) and the
-per-call time no longer grows: 7.5 s then 6.9 s in the side-by-side run, 5.55 s then 5.32 s in
-a run right after the table above (18 349 rows/s); the table's 1.56 × is one slow stretch of
-its run, against the store alone's 0.82 ×. On SQLite the API matches the store alone, and nearly
-all of the server's time is SQLite's own insert (about 70% of its CPU profile). The store alone
-slows down with the table just as the API does: every row lands at a random place in two indexes
-(its leaf hash, unique, and its Telegram id, the primary key), so each 10 000-row commit dirties
+per-call time no longer grows with the table: 0.98 × in the table above, 7.5 s then 6.9 s in the
+side-by-side run (an earlier run of this bench measured 1.56 ×, 3.97 s then 6.17 s, against the
+store alone's 0.82 ×: with other work on the machine a stretch of 4–6 s moves that much). On
+SQLite the API runs at 73–110% of the store alone (two runs), and nearly all of the server's
+time is SQLite's own insert (about 70% of its CPU profile). The store alone slows down with the
+table just as the API does: every row lands at a random place in two indexes (its leaf hash,
+unique, and its Telegram id, the primary key), so each 10 000-row commit dirties
 thousands of index pages that SQLite writes to the WAL and copies back at the checkpoint, and
 their number grows with the table until the leaf-hash index has more pages than a call has rows.
 No change in how the rows are sent moves that. A page cache of 128 MiB during bulk writes
