@@ -7,7 +7,7 @@ import { AppError } from '../shared/errors.ts';
 import { renderGiveawayNotFoundPage, renderGiveawayPage } from './giveaway-page.ts';
 import { pageCsp, sendPage } from './page-parts.ts';
 import { renderReceiptPage } from './receipt-page.ts';
-import { sealTokensOf } from './timestamp-lines.ts';
+import { createSealTokenCheck } from './timestamp-lines.ts';
 import { prefersJson } from './verify.routes.ts';
 
 export const RECEIPT_SCRIPT_URL = '/assets/js/verify/receipt-page.js';
@@ -41,6 +41,7 @@ export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
   const lookup = (id: string) =>
     id.length > 0 && id.length <= MAX_ID_LENGTH ? giveaways.view(id) : undefined;
   const scriptCsp = pageCsp(drandUrl);
+  const sealTokensOf = createSealTokenCheck(tsaTrust);
 
   app.get(
     '/g/:public_id',
@@ -67,11 +68,7 @@ export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
       }
       if (wantsJson) return sendJson(reply, view, 'no-cache');
       reply.header('cache-control', 'no-cache');
-      return sendPage(
-        reply,
-        200,
-        renderGiveawayPage(view, { sealTokens: await sealTokensOf(view, tsaTrust) }),
-      );
+      return sendPage(reply, 200, renderGiveawayPage(view, { sealTokens: await sealTokensOf(view) }));
     },
   );
 

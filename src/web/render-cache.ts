@@ -7,29 +7,43 @@ export interface Rendered {
 }
 
 /**
- * Answers that never change once made (a certificate's PDF and JSON) rendered once per process
- * and kept, most recently used first, up to `max` entries. Concurrent requests for the same key
- * share one rendering, so a burst of anonymous clients costs one PDF, not one each.
+ * Results that never change for their key, made once per process and kept, most recently used
+ * first, up to `max` entries. Concurrent requests for the same key share one making; a failed
+ * one is not kept, so the next request tries again.
  */
-export function createRenderCache(max: number) {
-  const entries = new Map<string, Promise<Rendered>>();
+export function createKeptResults<T>(max: number) {
+  const entries = new Map<string, Promise<T>>();
   return {
-    get(key: string, render: () => Promise<Buffer | string>): Promise<Rendered> {
+    get(key: string, make: () => Promise<T>): Promise<T> {
       const hit = entries.get(key);
       if (hit) {
         entries.delete(key);
         entries.set(key, hit);
         return hit;
       }
-      const made = render().then((out) => {
-        const body = typeof out === 'string' ? Buffer.from(out) : out;
-        return { body, etag: etagOf(body) };
-      });
-      // A failed rendering is not kept: the next request tries again.
+      const made = make();
       made.catch(() => entries.delete(key));
       entries.set(key, made);
       if (entries.size > max) entries.delete(entries.keys().next().value as string);
       return made;
+    },
+  };
+}
+
+/**
+ * Answers that never change once made (a certificate's PDF and JSON) rendered once per process,
+ * so a burst of anonymous clients costs one PDF, not one each.
+ */
+export function createRenderCache(max: number) {
+  const kept = createKeptResults<Rendered>(max);
+  return {
+    get(key: string, render: () => Promise<Buffer | string>): Promise<Rendered> {
+      return kept.get(key, () =>
+        render().then((out) => {
+          const body = typeof out === 'string' ? Buffer.from(out) : out;
+          return { body, etag: etagOf(body) };
+        }),
+      );
     },
   };
 }

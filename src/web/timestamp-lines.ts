@@ -4,16 +4,14 @@
 // JavaScript a line says "not checked yet". The /g page, which has no check of its own, shows
 // this server's check.
 
+import { etagOf } from '../edge/etag.ts';
 import { type Html, html } from '../edge/html.ts';
 import type { PublicGiveaway } from '../giveaways/results/public-giveaway.ts';
 import { isRecord } from '../proof/report.ts';
-import {
-  type StampedKind,
-  type TokenVerdict,
-  timestampEvidence,
-} from '../proof/timestamp/timestamp-evidence.ts';
+import type { StampedKind, TokenVerdict } from '../proof/timestamp/timestamp-evidence.ts';
 import { tokenState } from './check-list.ts';
 import { time } from './page-parts.ts';
+import { createKeptResults } from './render-cache.ts';
 
 /**
  * The tokens a document carries for its seal or certificate, one line each, or why there are none.
@@ -42,16 +40,29 @@ export function timestampLines(stamps: unknown, of: StampedKind, verdicts?: read
   return html`<ul class="stamps">${items}</ul>`;
 }
 
+/** Seals whose token verdicts a process keeps (a few KB each). */
+const CHECKED_SEALS_KEPT = 500;
+
 /**
  * The /g page's own check of its seal's tokens (the shipped roots and TYCHE_TSA_TRUST): the page
- * says nobody could know the winners only when outside evidence backs the seal's time.
+ * says nobody could know the winners only when outside evidence backs the seal's time. Verdicts
+ * are kept per seal and token list, so a page viewed again costs no signature check; a token
+ * added later, or any byte changed in the store, is a new key and is checked afresh.
  */
-export async function sealTokensOf(g: PublicGiveaway, tsaTrust: string | undefined): Promise<TokenVerdict[]> {
-  if (!g.seal || g.seal_timestamps.length === 0) return [];
-  const found = await timestampEvidence({
-    seal: g.seal,
-    sealTimestamps: g.seal_timestamps,
-    tsaTrust: tsaTrust === undefined ? [] : [tsaTrust],
-  });
-  return found.tokens;
+export function createSealTokenCheck(tsaTrust: string | undefined) {
+  const kept = createKeptResults<TokenVerdict[]>(CHECKED_SEALS_KEPT);
+  return async (g: PublicGiveaway): Promise<TokenVerdict[]> => {
+    const seal = g.seal;
+    if (!seal || g.seal_timestamps.length === 0) return [];
+    return kept.get(etagOf(JSON.stringify([seal, g.seal_timestamps])), async () => {
+      // Loaded on the first seal with tokens: the X.509 library stays out of a server that never shows one.
+      const { timestampEvidence } = await import('../proof/timestamp/timestamp-evidence.ts');
+      const found = await timestampEvidence({
+        seal,
+        sealTimestamps: g.seal_timestamps,
+        tsaTrust: tsaTrust === undefined ? [] : [tsaTrust],
+      });
+      return found.tokens;
+    });
+  };
 }

@@ -8,7 +8,7 @@ import { runProcess } from '../helpers/cli.ts';
 
 const CHILD = fileURLToPath(new URL('./loaded-packages.ts', import.meta.url));
 
-test('a server loads no bundler and no bot, and leaves the PDF machinery to the worker that makes PDFs', async () => {
+test('a server loads no bundler, no bot and no X.509 library, and leaves the PDF machinery to the worker that makes PDFs', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tyche-lazy-'));
   try {
     const res = await runProcess(process.execPath, [CHILD, join(dir, 'data')], {
@@ -20,7 +20,17 @@ test('a server loads no bundler and no bot, and leaves the PDF machinery to the 
     };
     // Serving: the HTTP stack is there, the rest is not.
     assert.ok(serving.includes('fastify'), serving.join(' '));
-    for (const heavy of ['esbuild', 'pdfkit', 'fontkit', 'qrcode', 'woff2-encoder', 'harfbuzzjs', 'grammy']) {
+    for (const heavy of [
+      'esbuild',
+      'pdfkit',
+      'fontkit',
+      'qrcode',
+      'woff2-encoder',
+      'harfbuzzjs',
+      'grammy',
+      'pkijs',
+      'asn1js',
+    ]) {
       assert.ok(!serving.includes(heavy), `${heavy} is loaded at start`);
     }
     // A PDF is made in the worker thread: the server's own thread never loads its machinery.

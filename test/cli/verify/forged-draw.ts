@@ -8,6 +8,7 @@ import { splitLogAnnotations } from '../../../src/proof/log-entry.ts';
 import { inclusionProofFromLeaves } from '../../../src/proof/merkle.ts';
 import type { CertificateV2, EntrantWinner, Seal } from '../../../src/proof/v2-types.ts';
 import { type SigningKey, sealCertificate } from '../../../src/signing/certificate-crypto.ts';
+import type { TestApp } from '../../helpers/app.ts';
 
 /**
  * What an operator holding the signing key can make after the round is known: the same giveaway
@@ -53,6 +54,30 @@ export function forgeDraw(
     key,
   ) as CertificateV2;
   return { seal, certificate };
+}
+
+/**
+ * The forger's re-logging by appending: the forged seal and certificate entered in the log, in one
+ * transaction, as the service would. Returns their log indexes.
+ */
+export async function appendForgedDraw(
+  t: Pick<TestApp, 'store' | 'services'>,
+  forged: { seal: Seal; certificate: CertificateV2 },
+  at: number,
+): Promise<{ log_index: number; seal_log_index: number }> {
+  const [sealIndex, certIndex] = await t.store.db
+    .transaction()
+    .execute(async (trx) => [
+      await t.services.transparency.appendSigned(trx, 'seal', forged.seal.seal_id, forged.seal, at),
+      await t.services.transparency.appendSigned(
+        trx,
+        'certificate',
+        forged.certificate.certificate_id,
+        forged.certificate,
+        at,
+      ),
+    ]);
+  return { log_index: certIndex, seal_log_index: sealIndex };
 }
 
 /** An answer the front gives instead of the service's. */

@@ -22,7 +22,7 @@ import { runTyche } from '../../helpers/cli.ts';
 import { downloadVerifier, olderNode, runStandalone } from '../../helpers/standalone-verifier.ts';
 import { storeTargets } from '../../helpers/stores.ts';
 import { logWorld } from '../../proof/log-world.ts';
-import { type FrontAnswer, forgeDraw, front } from './forged-draw.ts';
+import { appendForgedDraw, type FrontAnswer, forgeDraw, front } from './forged-draw.ts';
 
 /** A witness in memory that cosigns every checkpoint it is given, at the app's (fake) time. */
 function cosigningWitness(name: string, now: () => number) {
@@ -139,20 +139,9 @@ for (const target of await storeTargets()) {
 
     test('re-made after the round and re-logged by appending: VALID with a warning, unless --require-outside 1', async () => {
       const at = t.clock.now().getTime();
-      const [sealIndex, certIndex] = await t.store.db
-        .transaction()
-        .execute(async (trx) => [
-          await t.services.transparency.appendSigned(trx, 'seal', forged.seal.seal_id, forged.seal, at),
-          await t.services.transparency.appendSigned(
-            trx,
-            'certificate',
-            forged.certificate.certificate_id,
-            forged.certificate,
-            at,
-          ),
-        ]);
+      const relogged = await appendForgedDraw(t, forged, at);
       // The forger has no witness from before the round for the new entry, so it shows none.
-      const doc = { ...forged.certificate, log_index: certIndex, seal_log_index: sealIndex };
+      const doc = { ...forged.certificate, ...relogged };
       const shown = await front(url, (u) =>
         u.pathname.endsWith(`/verify/${genuine.certificate_id}.json`) ? { json: doc } : undefined,
       );
@@ -183,7 +172,7 @@ for (const target of await storeTargets()) {
           assert.match(
             run.out,
             new RegExp(
-              `^✗ Witnessed checkpoint: the witnessed seal is entry ${genuine.seal_witness!.index}, not ${sealIndex}$`,
+              `^✗ Witnessed checkpoint: the witnessed seal is entry ${genuine.seal_witness!.index}, not ${relogged.seal_log_index}$`,
               'm',
             ),
           );

@@ -16,7 +16,7 @@ import { writeTsaTrust } from '../../helpers/fake-tsa.ts';
 import { downloadVerifier, olderNode, runStandalone } from '../../helpers/standalone-verifier.ts';
 import { storeTargets } from '../../helpers/stores.ts';
 import { type StampedApp, startStampedApp, verifiableWith } from '../../timestamps/stamped-app.ts';
-import { forgeDraw, front } from './forged-draw.ts';
+import { appendForgedDraw, forgeDraw, front } from './forged-draw.ts';
 
 type Stamp = { tsa: string; gen_time: string; token: string };
 type Published = CertificateV2 & {
@@ -66,19 +66,7 @@ for (const target of await storeTargets()) {
       const entrants = (await t.get(`${API}/${id}/entrants?limit=100`, key)).json().entrants;
       forged = forgeDraw(genuine, entrants, await t.services.signer.current());
       const at = t.clock.now().getTime();
-      const [sealIndex, certIndex] = await t.store.db
-        .transaction()
-        .execute(async (trx) => [
-          await t.services.transparency.appendSigned(trx, 'seal', forged.seal.seal_id, forged.seal, at),
-          await t.services.transparency.appendSigned(
-            trx,
-            'certificate',
-            forged.certificate.certificate_id,
-            forged.certificate,
-            at,
-          ),
-        ]);
-      relogged = { log_index: certIndex, seal_log_index: sealIndex };
+      relogged = await appendForgedDraw(t, forged, at);
       // ...and asks a TSA for the new seal: it dates it now, after the round.
       const der = await t.tsas[0].ca.token({
         imprint: await timestampImprint(forged.seal.hash),
