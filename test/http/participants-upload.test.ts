@@ -169,6 +169,19 @@ for (const target of await storeTargets()) {
       assert.equal(await count(key, id), 0);
     });
 
+    test('a request that sends no body and no type → 400 missing_parameter, as an empty JSON object does', async () => {
+      const key = await t.key();
+      const id = await createGiveaway(t, key);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `${API}/${id}/participants`,
+        headers: bearer(key),
+      });
+      expectProblem(res, 400, 'missing_parameter');
+      assert.deepEqual(res.json().errors, [{ parameter: 'participants', message: 'is required' }]);
+      assert.equal(await count(key, id), 0);
+    });
+
     test('bytes that are not UTF-8 → 400; other charsets, compressed bodies, other types → 415', async () => {
       const key = await t.key();
       const id = await createGiveaway(t, key);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { GiveawayService } from '../../giveaways/giveaway.service.ts';
-import type { ErrorCode } from '../../shared/errors.ts';
+import { AppError, type ErrorCode } from '../../shared/errors.ts';
 import { accountOf } from '../auth.ts';
 import { errorResponses, PROTECTED_ERRORS } from '../schemas.ts';
 import { PublicIdParamsSchema } from './giveaway.schemas.ts';
@@ -27,6 +27,12 @@ const ERRORS: ErrorCode[] = [
   'giveaway_sealed',
   'giveaway_completed',
 ];
+
+function participantsRequired(): AppError {
+  return new AppError('missing_parameter', 'participants is required', {
+    errors: [{ parameter: 'participants', message: 'is required' }],
+  });
+}
 
 const DESCRIPTION = `Idempotent per \`telegram_id\`: one already in the list, or repeated in the request, is counted in \`duplicates\` and keeps its first entry. Three forms of body: JSON (\`application/json\`, 1–10 000 participants); CSV (\`text/csv\`) or JSON lines (\`application/x-ndjson\`), up to ${MAX_UPLOAD_ROWS.toLocaleString('en')} participants and ${UPLOAD_MIB} MiB in one streamed request. An upload is checked whole before anything is stored, then stored in one transaction: one line at fault and nothing is added — the answer is 422 \`invalid_type\` when any value cannot be read as its type, else 400 (\`invalid_json\` for a line that is not a JSON object, \`missing_parameter\`, \`invalid_parameter\`), with the number of lines at fault in \`detail\` and the first 100 problems in \`errors\`, each named \`line N: field\` (line 1 is the first line, a CSV's header). An upload counts as one request against the daily limit. The whole request must arrive within the server's 30 s request timeout.`;
 
@@ -64,6 +70,8 @@ export const participantRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayS
       const account = accountOf(request);
       const spooled = spoolOf(request);
       if (!spooled) {
+        // A request with neither body nor type skips Fastify's per-content-type validation.
+        if (request.body === undefined) throw participantsRequired();
         const { participants } = request.body as ParticipantsBody;
         return giveaways.addParticipants(account, request.params.public_id, participants);
       }
