@@ -17,6 +17,7 @@ const LAYERS = [
   ['signing'],
   ['store'],
   ['proof'],
+  ['i18n'],
   ['shared'],
 ];
 
@@ -93,6 +94,6 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '^src/bot/locales/' },
+    exclude: { path: '^src/i18n/locales/' },
   },
 };

@@ -1,6 +1,7 @@
 import { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { AccountService } from '../accounts/account.service.ts';
+import { i18n, languageOf, translate } from '../i18n/catalogue.ts';
 import type { Clock } from '../shared/clock.ts';
 import { retry429 } from './api/retry-429.ts';
 import type { BotLogger } from './bot-logger.ts';
@@ -11,7 +12,6 @@ import type { BotContext } from './context.ts';
 import type { ConversationRepository } from './conversation.repository.ts';
 import type { BotGiveaways, ConsoleGiveaways } from './giveaway-port.ts';
 import { helpComposer } from './help.composer.ts';
-import { i18n, languageOf, translate } from './i18n.ts';
 import { joinComposer } from './join/join.composer.ts';
 import { myComposer } from './join/my.composer.ts';
 import { keysComposer } from './keys/keys.composer.ts';

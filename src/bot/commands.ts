@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language, translate } from './i18n.ts';
+import { LANGUAGES, type Language, translate } from '../i18n/catalogue.ts';
 
 /** The commands in the menu beside the text field, in the order shown; each has a `cmd-…` text. */
 export const COMMANDS = [

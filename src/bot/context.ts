@@ -1,6 +1,6 @@
 import type { I18nFlavor } from '@grammyjs/i18n';
 import type { Context } from 'grammy';
-import type { Language } from './i18n.ts';
+import type { Language } from '../i18n/catalogue.ts';
 
 /**
  * The context every handler gets: grammY's, the catalogue (`ctx.t`) in the user's language, and

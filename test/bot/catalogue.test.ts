@@ -4,12 +4,22 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { FluentResource } from '@fluent/bundle';
 import { COMMANDS } from '../../src/bot/commands.ts';
-import { LANGUAGES, LOCALES_DIR, translate } from '../../src/bot/i18n.ts';
+import { LANGUAGES, LOCALES_DIR, translate } from '../../src/i18n/catalogue.ts';
 import { AMENDMENT_REASONS } from '../../src/proof/amendments.ts';
 
-/** Every message of one catalogue, with the variables it uses. */
-function catalogue(language: string): Map<string, Set<string>> {
-  const source = readFileSync(join(LOCALES_DIR, `${language}.ftl`), 'utf8');
+/** The Fluent files of one language: one per area (bot, app, pages), or the named one alone. */
+function catalogueFiles(language: string, only?: string): string[] {
+  const dir = join(LOCALES_DIR, language);
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.ftl') && (only === undefined || name === only))
+    .map((name) => join(dir, name));
+}
+
+/** Every message of one language's catalogue (or of one of its files), with the variables it uses. */
+function catalogue(language: string, only?: string): Map<string, Set<string>> {
+  const source = catalogueFiles(language, only)
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n');
   const resource = new FluentResource(source);
   const messages = new Map<string, Set<string>>();
   // The resource keeps ids; the variables are read from each message's own lines.
@@ -36,13 +46,19 @@ const DYNAMIC: Record<string, readonly string[]> = {
   'reason-': AMENDMENT_REASONS,
 };
 
+test('every language has the same catalogue files', () => {
+  const names = (language: string) =>
+    catalogueFiles(language).map((file) => file.slice(file.lastIndexOf('/') + 1));
+  for (const language of LANGUAGES) assert.deepEqual(names(language), names(LANGUAGES[0]), language);
+});
+
 test('both catalogues hold the same messages with the same variables', () => {
   const [first, ...others] = LANGUAGES.map((l) => [l, catalogue(l)] as const);
   for (const [language, messages] of others) {
     const missing = [...first[1].keys()].filter((k) => !messages.has(k));
     const extra = [...messages.keys()].filter((k) => !first[1].has(k));
-    assert.deepEqual(missing, [], `missing in ${language}.ftl`);
-    assert.deepEqual(extra, [], `only in ${language}.ftl`);
+    assert.deepEqual(missing, [], `missing in ${language}/`);
+    assert.deepEqual(extra, [], `only in ${language}/`);
     for (const [key, variables] of first[1]) {
       assert.deepEqual(
         [...messages.get(key)!].sort(),
@@ -53,7 +69,7 @@ test('both catalogues hold the same messages with the same variables', () => {
   }
 });
 
-test('every message the code names exists in every language, and every message is used', () => {
+test("every message the bot's code names exists in every language, and every bot message is used", () => {
   const code = sourceFiles(join(import.meta.dirname, '../../src/bot'))
     .map((file) => readFileSync(file, 'utf8'))
     .join('\n');
@@ -68,11 +84,11 @@ test('every message the code names exists in every language, and every message i
   }
   for (const [prefix, values] of Object.entries(DYNAMIC)) for (const v of values) named.add(`${prefix}${v}`);
   for (const language of LANGUAGES) {
-    const messages = catalogue(language);
+    const messages = catalogue(language, 'bot.ftl');
     const unknown = [...named].filter((k) => !messages.has(k));
-    assert.deepEqual(unknown, [], `named in the code but not in ${language}.ftl`);
+    assert.deepEqual(unknown, [], `named in the code but not in ${language}/bot.ftl`);
     const unused = [...messages.keys()].filter((k) => !named.has(k));
-    assert.deepEqual(unused, [], `in ${language}.ftl but never used`);
+    assert.deepEqual(unused, [], `in ${language}/bot.ftl but never used`);
   }
 });
 

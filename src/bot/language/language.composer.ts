@@ -1,9 +1,9 @@
 import { Composer, InlineKeyboard } from 'grammy';
+import { isLanguage, type Language } from '../../i18n/catalogue.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import { callbackData } from '../callback-data.ts';
 import { commandList } from '../commands.ts';
 import type { BotContext } from '../context.ts';
-import { isLanguage, type Language } from '../i18n.ts';
 import { safeAnswer, safeEdit, safeReply } from '../safe-reply.ts';
 import { describeTelegramError } from '../telegram-errors.ts';
 

@@ -1,7 +1,7 @@
 import { InlineKeyboard } from 'grammy';
+import type { Translate } from '../../i18n/catalogue.ts';
 import { callbackData } from '../callback-data.ts';
 import { utcMinute } from '../format.ts';
-import type { Translate } from '../i18n.ts';
 
 /** The Claim button of a winner's notice (CONTRACT §14): the giveaway and the position won. */
 export const claimData = callbackData('cl', ['id', 'position']);

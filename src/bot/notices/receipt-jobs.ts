@@ -1,4 +1,5 @@
 import type { Api } from 'grammy';
+import { languageOf, translate } from '../../i18n/catalogue.ts';
 import type { NewJob } from '../../jobs/job.repository.ts';
 import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
 import type { Clock } from '../../shared/clock.ts';
@@ -6,7 +7,6 @@ import { telegramJobOutcome } from '../api/job-outcome.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import { esc, utcMinute } from '../format.ts';
 import type { ConsoleGiveaways } from '../giveaway-port.ts';
-import { languageOf, translate } from '../i18n.ts';
 import type { BotUserService } from '../users/bot-user.service.ts';
 
 export const RECEIPTS_PAGE_JOB = 'bot.receipts_page';

@@ -1,4 +1,5 @@
 import type { Api } from 'grammy';
+import { languageOf, translatorFor } from '../../i18n/catalogue.ts';
 import type { NewJob } from '../../jobs/job.repository.ts';
 import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
 import type { Clock } from '../../shared/clock.ts';
@@ -7,7 +8,6 @@ import { WINNERS_JOB, type WinnersJobPayload } from '../bot-jobs.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import { esc } from '../format.ts';
 import type { DrawnWinner } from '../giveaway-port.ts';
-import { languageOf, translatorFor } from '../i18n.ts';
 import type { BotUserService } from '../users/bot-user.service.ts';
 import { withClaim } from './claim-button.ts';
 

@@ -1,4 +1,5 @@
 import type { Api } from 'grammy';
+import { isLanguage, translatorFor } from '../../i18n/catalogue.ts';
 import type { NewJob } from '../../jobs/job.repository.ts';
 import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
 import type { Seal } from '../../proof/v2-types.ts';
@@ -13,7 +14,6 @@ import {
 } from '../bot-jobs.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import type { AmendedEvent, ConsoleGiveaways } from '../giveaway-port.ts';
-import { isLanguage, translatorFor } from '../i18n.ts';
 import { joinKeyboard } from '../join/join-link.ts';
 import { createReceiptJobs } from '../notices/receipt-jobs.ts';
 import type { BotUserService } from '../users/bot-user.service.ts';

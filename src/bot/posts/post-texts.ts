@@ -1,6 +1,6 @@
+import type { Translate } from '../../i18n/catalogue.ts';
 import { displayName, esc, utcMinute } from '../format.ts';
 import type { AmendedEvent } from '../giveaway-port.ts';
-import type { Translate } from '../i18n.ts';
 
 /** The texts of a giveaway's channel posts (CONTRACT §11), in the channel's language. */
 

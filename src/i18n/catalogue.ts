@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { I18n, type TranslationVariables } from '@grammyjs/i18n';
 import type { Context } from 'grammy';
 
-/** The languages of the catalogues in ./locales, one Fluent file each (CONTRACT §11). */
+/** The languages of the catalogue in ./locales: one folder each, one Fluent file per area (bot, app, pages). */
 export const LANGUAGES = ['en', 'ru'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
