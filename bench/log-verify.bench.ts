@@ -44,9 +44,12 @@ function sealBody(i: number) {
 export const LOG_VERIFY_READING = `The log is served from memory by a plain node:http server on loopback, in the same process as the
 command (so the serving shares its one event loop and the figure is, if anything, pessimistic):
 one key announcement, then ${(ENTRIES - 1).toLocaleString('en')} seals with every field a real seal has, signed by that key.
-The time covers the whole command: the keys document and checkpoint, 100 pages of 1000 entries
-(four requests in flight), for each entry the canonical-form, kind, hash and Ed25519 checks
-(node:crypto), the monitoring tallies, and the tree rebuilt and compared with the checkpoint.
+The time covers the whole command: the keys document and checkpoint, the entries — through the
+tiles (c2sp.org/tlog-tiles: 391 entry bundles, then the 394 hash tiles, each compared with
+the tree the entries make), as \`tyche log verify\` reads a server or a static mirror by default, or
+with \`--entries\` as 100 pages of 1000 from /log/entries — four requests in flight either way, for
+each entry the canonical-form, kind, hash and Ed25519 checks (node:crypto), the monitoring tallies,
+and the tree rebuilt and compared with the checkpoint.
 `;
 
 /** \`tyche log verify\` over a log of 100 000 entries (issue target: under a minute). */
@@ -62,20 +65,39 @@ export async function benchLogVerify(): Promise<BenchResult[]> {
     log.push('seal', seal.seal_id, seal);
   }
   const url = await log.listen();
-  const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'tyche-bench-state-')) };
-  const started = performance.now();
-  const code = await runCli(['log', 'verify', url], { out: () => {}, err: () => {}, env });
-  const seconds = (performance.now() - started) / 1000;
-  await log.close();
-  if (code !== 0) throw new Error(`tyche log verify exited ${code} on a clean log`);
-  return [
-    {
-      name: `tyche log verify, ${ENTRIES.toLocaleString('en')} entries`,
-      value: Number(seconds.toFixed(1)),
-      unit: 's',
-      target: '< 60 s',
-      met: seconds < 60,
-      notes: `${Math.round(ENTRIES / seconds).toLocaleString('en')} entries/s; seals of ${Math.round(bytes / (ENTRIES - 1))} bytes on average`,
-    },
-  ];
+  const results: BenchResult[] = [];
+  try {
+    for (const [how, extra] of [
+      ['through tiles', []],
+      ['through /log/entries', ['--entries']],
+    ] as const) {
+      const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'tyche-bench-state-')) };
+      let said = '';
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      const code = await runCli(['log', 'verify', url, ...extra], {
+        out: () => {},
+        err: (line) => {
+          said = line;
+        },
+        env,
+      });
+      const seconds = (performance.now() - started) / 1000;
+      const used = process.cpuUsage(cpu);
+      const cpuSeconds = (used.user + used.system) / 1e6;
+      if (code !== 0) throw new Error(`tyche log verify ${how} exited ${code} on a clean log: ${said}`);
+      results.push({
+        name: `tyche log verify, ${ENTRIES.toLocaleString('en')} entries, ${how}`,
+        value: Number(seconds.toFixed(1)),
+        unit: 's',
+        target: '< 60 s',
+        met: seconds < 60,
+        // CPU time (the command and the in-process server together) says what a busy machine's wall time hides.
+        notes: `${Math.round(ENTRIES / seconds).toLocaleString('en')} entries/s, ${cpuSeconds.toFixed(0)} s of CPU; seals of ${Math.round(bytes / (ENTRIES - 1))} bytes on average`,
+      });
+    }
+  } finally {
+    await log.close();
+  }
+  return results;
 }

@@ -1,7 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { PDF_WORKER_IDLE_MS } from '../src/pdf/pdf-renderer.ts';
 import { startServerProcess } from '../test/helpers/server-process.ts';
@@ -12,30 +15,71 @@ import { soakMix, treeRssMb } from './soak-mix.ts';
 const MIX_S = Number(process.env.MEMORY_MIX_S ?? 60);
 const IDLE_S = Number(process.env.IDLE_S ?? 30);
 const PDF_WORKER_IDLE_S = PDF_WORKER_IDLE_MS / 1000;
+/** The quiet spell before the reading after the mix: long enough for the PDF worker to have ended. */
+const MIX_IDLE_S = Math.max(IDLE_S, PDF_WORKER_IDLE_S + 15);
 const CONNECTIONS = 8;
-const ENTRANTS = 1_000_000;
+const ENTRANTS = Number(process.env.MEMORY_ENTRANTS ?? 1_000_000);
 /** The most one request may add (the participants schema's maxItems). */
 const PER_REQUEST = 10_000;
+/** What `npm start` runs: the shim, which serves the sources' stripped text from its cache. */
+const BIN = fileURLToPath(new URL('../bin/tyche.js', import.meta.url));
 
-/** RSS (MB, children included) after IDLE_S seconds without requests, and the lowest seen meanwhile. */
-async function idleRss(pid: number): Promise<{ mb: number; low: number }> {
-  let low = Number.POSITIVE_INFINITY;
-  for (let s = 0; s < IDLE_S; s++) {
-    await sleep(1000);
-    low = Math.min(low, treeRssMb(pid));
-  }
-  return { mb: treeRssMb(pid), low };
-}
-
+const MB = 2 ** 20;
 const mb = (value: number) => `${value.toFixed(0)} MB`;
 
-/**
- * The resident memory of one `tyche serve` on SQLite: left alone after its start, after one
- * giveaway was given a million entrants through the API, then after a minute of the soak's mix.
- * Each reading is taken once the server has had IDLE_S seconds without a request.
- */
-export async function benchMemory(): Promise<BenchResult[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'tyche-memory-'));
+/** The resident set of one process split as /proc tells it (MB): pages mapped from files, and the rest. */
+function residentOf(pid: number): { file: number; anon: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
+  return { file: kb('RssFile') / 1024, anon: kb('RssAnon') / 1024 };
+}
+
+/** What the server's own metrics say of its V8 heap (committed) and of memory V8 counts outside it (MB). */
+async function heapOf(url: string): Promise<{ heap: number; external: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const gauge = (name: string) =>
+    Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN) / MB;
+  return { heap: gauge('nodejs_heap_size_total_bytes'), external: gauge('nodejs_external_memory_bytes') };
+}
+
+interface Reading {
+  /** RSS with any child process, after the quiet spell. */
+  mb: number;
+  /** Resident pages mapped from files: the node binary's code and read-only data, shared libraries. */
+  file: number;
+  /** The V8 heap as committed, memory V8 accounts for outside it, and the rest of the anonymous pages. */
+  heap: number;
+  external: number;
+  native: number;
+}
+
+/** The server's resident set after `seconds` without requests, and what it is made of. */
+async function idleReading(pid: number, url: string, seconds = IDLE_S): Promise<Reading> {
+  await sleep(seconds * 1000);
+  const value = treeRssMb(pid);
+  const { file, anon } = residentOf(pid);
+  // Read after the RSS: this request is the only one the quiet spell sees.
+  const { heap, external } = await heapOf(url);
+  return { mb: value, file, heap, external, native: anon - heap - external };
+}
+
+const parts = (r: Reading) =>
+  `file-backed ${mb(r.file)}, V8 heap ${mb(r.heap)}, outside the heap ${mb(r.external)}, other native ${mb(r.native)}`;
+
+/** RSS (MB) of Node 24 running `args` and nothing else, read after three seconds. */
+async function floorOf(args: string[]): Promise<number> {
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: 'ignore' });
+  try {
+    await sleep(3000);
+    return treeRssMb(child.pid!);
+  } finally {
+    child.kill();
+    await once(child, 'exit');
+  }
+}
+
+/** One `tyche serve` on SQLite in `dir`, started as `npm start` starts it, and its reading once idle. */
+async function startIdle(dir: string) {
   // No outside timestamps: nothing in a benchmark may wait on the internet.
   const env = {
     DATA_DIR: join(dir, 'data'),
@@ -43,26 +87,21 @@ export async function benchMemory(): Promise<BenchResult[]> {
     TYCHE_PUBLIC_RATE_LIMIT: '0',
     TYCHE_TSA_URLS: '',
   };
-  const server = await startServerProcess(env, { keepLogs: false });
-  const pid = server.child.pid!;
+  const server = await startServerProcess(env, { keepLogs: false, entry: BIN });
   try {
-    const idle = await idleRss(pid);
+    const pid = server.child.pid!;
+    return { server, env, pid, idle: await idleReading(pid, server.url) };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+/** A minute of the soak's mix against a fresh server: its reading once idle again. */
+async function afterTheMix(dir: string) {
+  const { server, env, pid, idle } = await startIdle(dir);
+  try {
     const mix = await soakMix(server, env);
-    const big = await mix.api('POST', '/giveaways', {
-      title: 'A million',
-      winners_count: 10,
-      draw_mode: 'instant',
-    });
-    const started = performance.now();
-    for (let from = 1; from <= ENTRANTS; from += PER_REQUEST) {
-      const participants = Array.from({ length: PER_REQUEST }, (_, i) => ({
-        telegram_id: 10_000_000 + from + i,
-      }));
-      const added = await mix.api('POST', `/giveaways/${big.public_id}/participants`, { participants });
-      if (added.error) throw new Error(`adding entrants failed: ${JSON.stringify(added)}`);
-    }
-    const addSeconds = (performance.now() - started) / 1000;
-    const afterEntrants = await idleRss(pid);
     let peak = 0;
     const sampler = setInterval(() => {
       peak = Math.max(peak, treeRssMb(pid));
@@ -75,56 +114,114 @@ export async function benchMemory(): Promise<BenchResult[]> {
       requests: mix.requests,
     });
     clearInterval(sampler);
-    const afterMix = await idleRss(pid);
-    const growth = afterEntrants.mb - idle.mb;
+    return { idle, load, peak, after: await idleReading(pid, server.url, MIX_IDLE_S) };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** A million entrants added to one giveaway of a fresh server: its reading before and after. */
+async function afterTheEntrants(dir: string) {
+  const { server, env, pid, idle } = await startIdle(dir);
+  try {
+    const mix = await soakMix(server, env);
+    const big = await mix.api('POST', '/giveaways', {
+      title: 'A million',
+      winners_count: 10,
+      draw_mode: 'instant',
+    });
+    const started = performance.now();
+    let peak = 0;
+    for (let from = 1; from <= ENTRANTS; from += PER_REQUEST) {
+      const participants = Array.from({ length: PER_REQUEST }, (_, i) => ({
+        telegram_id: 10_000_000 + from + i,
+      }));
+      const added = await mix.api('POST', `/giveaways/${big.public_id}/participants`, { participants });
+      if (added.error) throw new Error(`adding entrants failed: ${JSON.stringify(added)}`);
+      peak = Math.max(peak, treeRssMb(pid));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    return { idle, seconds, peak, after: await idleReading(pid, server.url) };
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * The resident memory of `tyche serve` on SQLite, started as `npm start` starts it, beside the
+ * floor of Node itself measured in the same run: left alone after its start, after a minute of
+ * the soak's mix, and (a second server) after one giveaway was given a million entrants through
+ * the API. Each reading is taken once the server has had IDLE_S seconds without a request.
+ */
+export async function benchMemory(): Promise<BenchResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'tyche-memory-'));
+  try {
+    const emptyTs = join(dir, 'empty.ts');
+    writeFileSync(emptyTs, 'setInterval(() => {}, 2 ** 30);\n');
+    const floor = await floorOf(['-e', 'setInterval(() => {}, 2 ** 30)']);
+    const floorTs = await floorOf([emptyTs]);
+    const mixed = await afterTheMix(join(dir, 'mix'));
+    const entrants = await afterTheEntrants(join(dir, 'entrants'));
+    const { idle } = mixed;
+    const growth = entrants.after.mb - entrants.idle.mb;
     return [
+      {
+        name: 'memory: RSS of Node 24 running an empty script (the floor, same run)',
+        value: Number(floor.toFixed(1)),
+        unit: 'MB',
+        target: 'reported',
+        met: true,
+        notes: `\`node -e\`; an empty TypeScript file: ${mb(floorTs)} (Node's type stripper, which the server does not load)`,
+      },
       {
         name: 'memory: RSS of an idle server after its start',
         value: Number(idle.mb.toFixed(1)),
         unit: 'MB',
         target: '≤ 100 MB',
         met: idle.mb <= 100,
-        notes: `read after ${IDLE_S} s without requests (lowest meanwhile ${mb(idle.low)})`,
+        notes: `${mb(idle.mb - floor)} above the floor: ${parts(idle)}; read after ${IDLE_S} s without requests (the second server: ${mb(entrants.idle.mb)})`,
       },
       {
-        name: `memory: RSS after ${ENTRANTS.toLocaleString('en')} entrants were added, then idle, above the idle start`,
+        name: `memory: RSS after ${MIX_S} s of the soak's mix, then idle`,
+        value: Number(mixed.after.mb.toFixed(1)),
+        unit: 'MB',
+        target: '≤ 150 MB',
+        met: mixed.after.mb <= 150,
+        notes: `${mixed.load.requests.total} requests (${CONNECTIONS} connections), ${mixed.load.non2xx} not 2xx, peak ${mb(mixed.peak)}; ${parts(mixed.after)}`,
+      },
+      {
+        name: `memory: RSS after ${ENTRANTS.toLocaleString('en')} entrants were added, then idle, above its idle start`,
         value: Number(growth.toFixed(1)),
         unit: 'MB',
         target: '≤ 50 MB',
         met: growth <= 50,
-        notes: `${mb(afterEntrants.mb)}; added in ${ENTRANTS / PER_REQUEST} requests of ${PER_REQUEST.toLocaleString('en')} in ${addSeconds.toFixed(0)} s`,
-      },
-      {
-        name: `memory: RSS after those entrants and ${MIX_S} s of the soak's mix, then idle`,
-        value: Number(afterMix.mb.toFixed(1)),
-        unit: 'MB',
-        target: '≤ 150 MB',
-        met: afterMix.mb <= 150,
-        notes: `${load.requests.total} requests (${CONNECTIONS} connections), peak ${mb(peak)} under load, ${load.non2xx} not 2xx`,
+        notes: `a server of its own: ${mb(entrants.idle.mb)} → ${mb(entrants.after.mb)}; added in ${ENTRANTS / PER_REQUEST} requests of ${PER_REQUEST.toLocaleString('en')} in ${entrants.seconds.toFixed(0)} s, peak ${mb(entrants.peak)}; ${parts(entrants.after)}`,
       },
     ];
   } finally {
-    await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 export const MEMORY_READING = `### Reading the memory figures
 
-RSS is read from \`/proc\` for the server process and every process it started: a helper beside
-the server costs the machine as much as its own heap. Each reading is taken after ${IDLE_S} s
-without requests; by then the server has run its one memory-reducing collection of a quiet spell
-(\`src/shared/memory-release.ts\`), without which V8 keeps what the busiest moment grew (a shorter
-run without it read 186 MB idle, 306 MB after the entrants, 342 MB after the mix). The million entrants
-go to one giveaway in the largest batches the API takes. The mix is the soak's (above); its one
-PDF is made in the PDF worker thread, which ends ${PDF_WORKER_IDLE_S} s after its last PDF.
+RSS is read from \`/proc\` for the server process and every process it started. The server is
+started as \`npm start\` starts it (\`bin/tyche.js serve\`), on SQLite, with the system source
+only and no bot; the floor is the same Node running nothing, measured in the same run. Each
+reading is taken after ${IDLE_S} s without requests (after the mix, ${MIX_IDLE_S} s: its one PDF is made in the
+PDF worker thread, which ends ${PDF_WORKER_IDLE_S} s after its last PDF). By then the server
+has run its one memory-reducing collection of a quiet spell (\`src/shared/memory-release.ts\`):
+V8's own memory reducer never runs in an idle Node 24 process, and without it V8 keeps what the
+busiest moment grew. The mix (the soak's, above) and the million entrants (to one giveaway, in
+the largest batches the API takes) each run against a server of their own, started fresh.
 
-What the idle figure is made of, measured apart on the same machine: Node 24 running an empty
-script holds 45 MB, 36 MB of it pages of the \`node\` binary; running TypeScript adds about 18 MB
-(Node's type stripper, WebAssembly); \`@scalar/fastify-api-reference\`, loaded at start for
-\`/docs\`, about 17 MB, most of it its 4.8 MB script held twice as two-byte strings; the rest,
-about 70 MB, is the server's code and its dependencies' (the compiled route schemas among them)
-and V8's heap around them. After the mix, most of what stays above the entrants' reading is
-memory the C allocator keeps for threads that ran, the PDF worker's above all (about 24 MB;
-the mix without its PDF leaves about 15 MB): the next worker reuses it rather than adding more.
+Each reading is split as the server sees itself: pages mapped from files (the \`node\` binary's
+code and read-only data — V8's compilers, SQLite, OpenSSL, ICU's tables — which the kernel may
+drop under memory pressure and reread), the V8 heap as committed (the text V8 keeps of every
+loaded module, their bytecode and compiled code, the compiled route schemas, the objects the
+server holds), memory V8 counts outside its heap (buffers), and the rest of the anonymous pages
+(the C allocator's memory for SQLite, Node and its threads, thread stacks). What the mix leaves
+above the earlier readings is mostly in the first part (code paths that only requests run) and
+in the last: memory the C allocator keeps after the threads that ran, the PDF worker's above all,
+which the next ones reuse rather than grow.
 `;

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startServerProcess } from '../test/helpers/server-process.ts';
 import type { BenchResult } from './result.ts';
@@ -24,7 +25,11 @@ export async function benchSoak(): Promise<BenchResult[]> {
     TYCHE_TSA_URLS: '',
     LOG_LEVEL: 'warn',
   };
-  const server = await startServerProcess(env, { keepLogs: false });
+  // Started as `npm start` starts it (bin/tyche.js), as the memory benchmark does.
+  const server = await startServerProcess(env, {
+    keepLogs: false,
+    entry: fileURLToPath(new URL('../bin/tyche.js', import.meta.url)),
+  });
   try {
     const mix = await soakMix(server, env);
     const samples: { at: number; mb: number }[] = [];

@@ -10,7 +10,8 @@ TypeScript modules. docs/draw-v2-vectors.py runs it to produce the published tes
 The byte stream, uniform(m) and the partial Fisher–Yates shuffle are those of tyche-draw-v1
 (CONTRACT.md §5 steps 5–7): they are imported from docs/draw-v1-reference.py rather than copied,
 so the two algorithms share one definition, as they do in the TypeScript. This file holds the
-algorithm only; it is also a small verifier (verify_inclusion, seal_round_problem, receipt_outcome).
+algorithm only; it is also a small verifier (verify_inclusion, seal_round_problem, receipt_outcome,
+terms_problem).
 """
 
 import base64
@@ -231,6 +232,43 @@ def body_of(signed: dict) -> dict:
 
 def object_hash(signed_or_body: dict) -> str:
     return hashlib.sha256(canonical_bytes(body_of(signed_or_body))).hexdigest()
+
+
+# §14 Terms in the seal -------------------------------------------------------------------------
+
+_HEX32 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def terms_sha256(terms: str) -> str:
+    """SHA-256 hex of the terms' UTF-8 bytes: the seal's giveaway.terms_sha256."""
+    return hashlib.sha256(terms.encode("utf-8")).hexdigest()
+
+
+def terms_commitment(seal: dict):
+    """What a seal says of terms: ("absent",) for a seal made before terms were committed (no
+    member at all), ("none",) for null, ("sha256", hex), or ("malformed", value). Absent is not null."""
+    giveaway = seal.get("giveaway", {})
+    if "terms_sha256" not in giveaway:
+        return ("absent",)
+    value = giveaway["terms_sha256"]
+    if value is None:
+        return ("none",)
+    if isinstance(value, str) and _HEX32.match(value):
+        return ("sha256", value)
+    return ("malformed", value)
+
+
+def terms_problem(seal: dict, data: bytes):
+    """None when `data` (a file of terms, its bytes exactly) is what the seal committed to, else why not."""
+    commitment = terms_commitment(seal)
+    digest = hashlib.sha256(data).hexdigest()
+    if commitment[0] == "absent":
+        return "absent: the seal was made before seals committed to terms"
+    if commitment[0] == "none":
+        return "none: the seal commits to no terms"
+    if commitment[0] == "malformed":
+        return "malformed: terms_sha256 is neither null nor 64 lower-case hex"
+    return None if digest == commitment[1] else f"mismatch: {digest} is not {commitment[1]}"
 
 
 # §7.3 Rounds -----------------------------------------------------------------------------------

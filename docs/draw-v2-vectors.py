@@ -350,9 +350,14 @@ def seal_checks(seal):
 # Draws -------------------------------------------------------------------------------------------
 
 
-def seal_body(label, title, winners, reserves, rows, tree, sealed_at_ms, after_round, after_randomness, created_at_ms):
+# A seal made before terms were committed has no `terms_sha256` member at all (CONTRACT §14).
+ABSENT = object()
+
+
+def seal_body(label, title, winners, reserves, rows, tree, sealed_at_ms, after_round, after_randomness, created_at_ms,
+              terms=ABSENT):
     round_number = ref.committed_round(after_round, sealed_at_ms, DELAY_ROUNDS, GENESIS, PERIOD)
-    return {
+    body = {
         "type": ref.SEAL_TYPE,
         "seal_id": "s_" + label_id(f"{label} seal", 16),
         "giveaway": {
@@ -374,6 +379,9 @@ def seal_body(label, title, winners, reserves, rows, tree, sealed_at_ms, after_r
             "round_at": ref.iso(ref.round_time_ms(round_number, GENESIS, PERIOD)),
         },
     }
+    if terms is not ABSENT:
+        body["giveaway"]["terms_sha256"] = None if terms is None else ref.terms_sha256(terms)
+    return body
 
 
 def entry(position, index, rows, tree, usernames=None):
@@ -400,16 +408,18 @@ def run_draw(seal, rows, tree, randomness: bytes, usernames=None):
     }
 
 
-def draw_case(name, description, entrants, winners, reserves, sealed_at_ms, listed=True):
+def draw_case(name, description, entrants, winners, reserves, sealed_at_ms, listed=True, terms=ABSENT):
     rows = ref.canonical_entrants(entrants)
     tree = ref.MerkleTree(r["leaf_hash"] for r in rows)
     after_round = ref.round_of(sealed_at_ms, GENESIS, PERIOD)
     seal = seal_body(name, f"Test draw: {name}", winners, reserves, rows, tree, sealed_at_ms, after_round,
-                     label_bytes(f"{name} after_randomness").hex(), sealed_at_ms - 86_400_000)
+                     label_bytes(f"{name} after_randomness").hex(), sealed_at_ms - 86_400_000, terms)
     randomness = label_bytes(f"tyche-draw-v2 test beacon {name}")
     seal_hash, _, expected = run_draw(seal, rows, tree, randomness)
     canonical = ref.canonical_json(seal)
     v = {"name": name, "description": description}
+    if terms is not ABSENT:
+        v["terms"] = terms
     if listed:
         v["entrants"] = [{"telegram_id": t, "salt": s.hex()} for t, s in entrants]
     else:
@@ -435,7 +445,47 @@ def draws_section():
                   entrants_of([8 * i + 1 for i in range(8)], "eight"), 5, 3, t0 + 300_000),
         draw_case("hundred-thousand", "n = 100 000 entrants from the formula, 10 winners and 5 reserves",
                   formula_entrants(100_000), 10, 5, t0 + 360_000, listed=False),
+        draw_case("terms-committed", "a seal committing to terms: giveaway.terms_sha256 is in the hashed body, so in the seed",
+                  ten, 3, 2, t0 + 420_000, terms=EXAMPLE_TERMS),
+        draw_case("terms-none", "a seal of a giveaway without terms: terms_sha256 is null, and null is hashed too",
+                  ten, 3, 2, t0 + 480_000, terms=None),
     ]
+
+
+# Terms in the seal (CONTRACT §14) ----------------------------------------------------------------
+
+EXAMPLE_TERMS = "One entry per person, 18 or older.\nWinners claim within 3 days — else the next reserve wins. 🎁"
+
+
+def terms_section(example_seal):
+    """terms_sha256 of texts, and the verdict of terms_problem for each way a seal can commit."""
+    texts = [
+        ("ascii", "Be kind."),
+        ("non-ascii and a line break", EXAMPLE_TERMS),
+        ("a final line break is part of the text", "Be kind.\n"),
+        ("tab and blank lines", "Rules:\n\n\t1. One entry.\n"),
+    ]
+    hashes = [{"name": n, "terms": t, "utf8_hex": t.encode("utf-8").hex(), "sha256": ref.terms_sha256(t)}
+              for n, t in texts]
+    body = ref.body_of(example_seal)
+    giveaway = body["giveaway"]
+    variants = [
+        ("seal made before terms (no member)", {k: v for k, v in giveaway.items() if k != "terms_sha256"}),
+        ("no terms (null)", {**giveaway, "terms_sha256": None}),
+        ("committed", {**giveaway, "terms_sha256": ref.terms_sha256(EXAMPLE_TERMS)}),
+        ("malformed (upper-case hex)", {**giveaway, "terms_sha256": ref.terms_sha256(EXAMPLE_TERMS).upper()}),
+    ]
+    files = [("the terms", EXAMPLE_TERMS.encode("utf-8")),
+             ("with a final line break", (EXAMPLE_TERMS + "\n").encode("utf-8")),
+             ("other terms", b"Be kind.")]
+    checks = []
+    for name, g in variants:
+        seal = {**body, "giveaway": g}
+        for file_name, data in files:
+            problem = ref.terms_problem(seal, data)
+            checks.append({"seal": name, "giveaway": g, "file": file_name, "file_hex": data.hex(),
+                           "valid": problem is None, "verdict": "match" if problem is None else problem.split(":")[0]})
+    return {"terms_sha256": hashes, "checks": checks}
 
 
 # The real quicknet round --------------------------------------------------------------------------
@@ -592,12 +642,15 @@ def build():
             "Seals of the `draws` cases name quicknet's chain and keep its round rules, but their beacon_randomness "
             "and after_randomness are SHA-256 of labels, not drand output; only quicknet_example uses a real round.",
             "Ids (public_id, seal_id, owner, certificate_id) are illustrative values in the service's alphabet.",
+            "Seals without giveaway.terms_sha256 are seals made before terms were committed (CONTRACT §14): they stay "
+            "valid. The terms-committed and terms-none draws carry the member (a hash, or null); `terms` checks each form.",
         ],
         "merkle": merkle_section(),
         "canonical_json": canonical_section(),
         "entrants": entrants_section(),
         "rounds": rounds_section(example["seal"]),
         "draws": draws_section(),
+        "terms": terms_section(example["seal"]),
         "quicknet_example": example,
     }
 

@@ -29,6 +29,9 @@ export { ConfigError, type KeyedPlace, type KeyFromFile } from './config-fields.
  */
 const DEFAULT_TSA_URLS = 'http://timestamp.digicert.com,http://timestamp.globalsign.com/tsa/r6advanced1';
 
+/** PostgreSQL connections per process: the best of 2–16 measured by bench/random.bench.ts. */
+const DEFAULT_POOL_SIZE = 10;
+
 /**
  * Every setting the service reads from its environment. Each entry parses one variable and
  * throws a one-line message naming the variable and what it accepts; the Config type is
@@ -43,6 +46,7 @@ const fields = {
   TYCHE_DB_STATEMENT_TIMEOUT_MS: integer(10_000, 100, 3_600_000),
   TYCHE_DB_MIGRATION_TIMEOUT_MS: integer(900_000, 1000, 86_400_000),
   TYCHE_DB_MIGRATION_LOCK_TIMEOUT_MS: integer(30_000, 100, 3_600_000),
+  TYCHE_DB_POOL_SIZE: integer(DEFAULT_POOL_SIZE, 1, 100),
   PUBLIC_BASE_URL: optional(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'an http:// or https:// URL'),
   TYCHE_SOURCES: sourceList('anu,nist,system'),
   TYCHE_TIME_BUDGET_MS: integer(3000, 100, 60000),

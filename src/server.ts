@@ -65,6 +65,7 @@ export async function startServer(config: Config, logger = createLogger(config))
             store,
             ...services,
             console: services.giveaways,
+            miniApp: services.giveaways,
             log: logger.child({ component: 'bot' }),
           })
         : undefined;

@@ -3,6 +3,7 @@ import { createAccountRepository } from './accounts/account.repository.ts';
 import { createAccountService } from './accounts/account.service.ts';
 import { createQuotaService } from './accounts/quota.service.ts';
 import { createUsageRepository } from './accounts/usage.repository.ts';
+import { createUsageLeaseRepository } from './accounts/usage-lease.repository.ts';
 import { botGiveawayPromisesIn } from './bot/giveaway-promises.ts';
 import type { Config } from './config.ts';
 import { createGiveawayService, type JoinUrl } from './giveaways/giveaway.service.ts';
@@ -74,7 +75,7 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     clock,
     defaultDailyLimit: config.TYCHE_DAILY_LIMIT,
   });
-  const quota = createQuotaService({ usage, clock });
+  const quota = createQuotaService({ usage, leases: createUsageLeaseRepository(store.db), clock });
   const cascade = createRandomness(
     {
       sources: config.TYCHE_SOURCES,

@@ -45,7 +45,9 @@ export async function openWatched(
     acceptDownloads: options.acceptDownloads ?? false,
   });
   context.on('request', async (request) => {
-    watch.requests.push({ url: request.url(), authorization: (await request.allHeaders()).authorization });
+    // A request still in flight when its context closes has no headers left to read; its URL counts.
+    const headers = await request.allHeaders().catch(() => ({}) as Record<string, string>);
+    watch.requests.push({ url: request.url(), authorization: headers.authorization });
   });
   const page = await context.newPage();
   page.on('console', (message) => {

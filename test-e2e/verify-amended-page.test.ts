@@ -72,7 +72,8 @@ describe('the certificate page of an amended draw in a real browser', () => {
       const { context, page } = await openWatched(browser, watch, viewport);
       await page.goto(verifyUrl);
       const headings = await page.locator('h2').allInnerTexts();
-      assert.deepEqual(headings.slice(0, 2), ['Winners as amended', 'Winners as drawn']);
+      // The check first, by the verdict; then the winners as they stand, then as drawn.
+      assert.deepEqual(headings.slice(0, 3), ['Check this draw', 'Winners as amended', 'Winners as drawn']);
       const rows = await page.locator('[data-amended-position]').allInnerTexts();
       assert.equal(rows.length, 2);
       for (const [i, w] of amended.entries()) {
@@ -91,7 +92,7 @@ describe('the certificate page of an amended draw in a real browser', () => {
       );
       assert.match(
         history[1],
-        /^Amendment 2, .*: winner #2 .* was replaced by reserve 2, .*\.\n+Reason: ineligible$/,
+        /^Amendment 2, .*: winner #2 .* was replaced by reserve 2, .*\.\n+Reason: not eligible$/,
       );
 
       const result = await verifyInBrowser(page);

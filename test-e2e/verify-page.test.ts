@@ -79,7 +79,15 @@ describe('the verification page in a real browser', () => {
       await page.locator('[data-trust="operator"]').innerText(),
       /the operator's randomness must be trusted/,
     );
-    for (const heading of ['Winners', 'The draw', 'Randomness', 'Seal', 'Check it yourself']) {
+    // The check sits at the top, by the verdict; the signature and how-to below the evidence.
+    for (const heading of [
+      'Check this draw',
+      'Winners',
+      'The draw',
+      'Randomness',
+      'Certificate signature',
+      'How this works',
+    ]) {
       assert.ok(await page.getByRole('region', { name: heading }).isVisible(), heading);
     }
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -67,6 +67,16 @@ export function createAccountRepository(db: Kysely<Database>) {
       return row.owner_pseudonym!;
     },
 
+    /** The account's public pseudonym as it stands, without giving one: for pages that only read. */
+    async pseudonymOf(accountId: string): Promise<string | null> {
+      const row = await db
+        .selectFrom('accounts')
+        .select('owner_pseudonym')
+        .where('id', '=', accountId)
+        .executeTakeFirst();
+      return row?.owner_pseudonym ?? null;
+    },
+
     async setPlan(accountId: string, plan: Plan): Promise<void> {
       await db.updateTable('accounts').set({ plan }).where('id', '=', accountId).execute();
     },

@@ -41,6 +41,8 @@ export interface BotDeps {
   sleep?: Sleep;
   /** Runs due background work now, after a handler promised some. */
   wake?: () => void;
+  /** The Mini App's address when it is served (https only): replies then offer a button to it. */
+  appUrl?: string | undefined;
 }
 
 /** The update types the handlers use; polling and the webhook ask Telegram for exactly these. */
@@ -106,7 +108,9 @@ export function createBot(token: string, deps: BotDeps): Bot<BotContext> {
 
   const common = { log, clock: deps.clock, conversations: deps.conversations };
   guarded.use(languageComposer({ setLanguage: deps.botUsers.setLanguage, log }));
-  guarded.use(joinComposer({ ...common, accounts: deps.accounts, giveaways: deps.giveaways }));
+  guarded.use(
+    joinComposer({ ...common, accounts: deps.accounts, giveaways: deps.giveaways, appUrl: deps.appUrl }),
+  );
   guarded.use(
     newGiveawayComposer({ ...common, accounts: deps.accounts, giveaways: deps.console, wake: deps.wake }),
   );
@@ -129,7 +133,9 @@ export function createBot(token: string, deps: BotDeps): Bot<BotContext> {
     }),
   );
   guarded.use(claimComposer({ giveaways: deps.console, log }));
-  guarded.use(myComposer({ giveaways: deps.console, publicBaseUrl: deps.publicBaseUrl, log }));
+  guarded.use(
+    myComposer({ giveaways: deps.console, publicBaseUrl: deps.publicBaseUrl, log, appUrl: deps.appUrl }),
+  );
   guarded.use(keysComposer({ accounts: deps.accounts, log }));
   guarded.use(postComposer({ accounts: deps.accounts, giveaways: deps.giveaways, log }));
   guarded.use(helpComposer({ log }));

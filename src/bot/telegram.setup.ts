@@ -3,15 +3,20 @@ import type { FastifyInstance } from 'fastify';
 import { Api, GrammyError } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { AccountService } from '../accounts/account.service.ts';
+import { createEntrantSeriesQuery } from '../giveaways/results/entrant-series.ts';
+import { translate } from '../i18n/catalogue.ts';
 import type { NewJob } from '../jobs/job.repository.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Store } from '../store/store.ts';
+import type { AppGiveaways, AppTelegram } from '../web/app/app-ports.ts';
+import { miniAppUrl, registerMiniApp } from '../web/app/mini-app.ts';
 import { membershipCheck } from './api/membership.ts';
 import { retry429 } from './api/retry-429.ts';
 import { throttle } from './api/throttle.ts';
 import { createPollingRuntime, createWebhookRuntime } from './bot.runtime.ts';
 import { createBot } from './bot.ts';
 import type { BotLogger } from './bot-logger.ts';
+import { lookUpChannel } from './console/channel-lookup.ts';
 import { createConversationRepository } from './conversation.repository.ts';
 import type { BotGiveaways, ConsoleGiveaways } from './giveaway-port.ts';
 import { joinUrlFor } from './join/join-link.ts';
@@ -34,6 +39,8 @@ export interface TelegramConfig {
   readonly TELEGRAM_BULK_PER_SECOND: number;
   readonly DATABASE_URL?: string | undefined;
   readonly publicBaseUrl: string;
+  /** The drand relay the Mini App's receipt check reads rounds from. */
+  readonly DRAND_URL: string;
 }
 
 export interface TelegramDeps {
@@ -44,6 +51,8 @@ export interface TelegramDeps {
   giveaways: BotGiveaways;
   /** The giveaway service, for the console, channel posts and receipts. */
   console: ConsoleGiveaways;
+  /** The giveaway service for the Mini App (CONTRACT §15); without it the bot serves no /app. */
+  miniApp?: AppGiveaways;
   /** Where the bot's background work is enqueued (the jobs table). */
   jobs: { enqueue(job: NewJob): Promise<void>; enqueueMany(list: readonly NewJob[]): Promise<void> };
   clock: Clock;
@@ -96,6 +105,9 @@ export function createTelegram(botInfo: UserFromGetMe, deps: TelegramDeps) {
   const { config, store, log, clock } = deps;
   const sleep = deps.sleep ?? realSleep;
   const botUsers = createBotUserService({ users: createBotUserRepository(store.db), clock });
+  const postRows = createChannelPostRepository(store.db);
+  // Buttons that open the Mini App exist only where it is served, over https (Telegram's rule).
+  const appUrl = deps.miniApp ? miniAppUrl(config.publicBaseUrl) : undefined;
   let wake: (() => void) | undefined;
   const bot = createBot(config.TELEGRAM_BOT_TOKEN!, {
     accounts: deps.accounts,
@@ -110,6 +122,7 @@ export function createTelegram(botInfo: UserFromGetMe, deps: TelegramDeps) {
     botInfo,
     sleep,
     wake: () => wake?.(),
+    appUrl,
   });
 
   // Background work has an API of its own: paced under Telegram's limits, and a long 429 is
@@ -130,7 +143,7 @@ export function createTelegram(botInfo: UserFromGetMe, deps: TelegramDeps) {
   const posts = createChannelPostJobs({
     api: bulk,
     giveaways: deps.console,
-    posts: createChannelPostRepository(store.db),
+    posts: postRows,
     botUsers,
     jobs: deps.jobs,
     botUsername: botInfo.username,
@@ -147,6 +160,7 @@ export function createTelegram(botInfo: UserFromGetMe, deps: TelegramDeps) {
     resultsPost: posts.resultsPost,
     clock,
     log,
+    appUrl,
   });
   // A replacement's post and the new winner's notice, promised in the amendment's transaction.
   const amendmentNotices = createAmendmentNoticeJobs({
@@ -156,8 +170,22 @@ export function createTelegram(botInfo: UserFromGetMe, deps: TelegramDeps) {
     amendedPost: posts.amendedPost,
     clock,
     log,
+    appUrl,
   });
   const jobHandlers = { ...notices, ...amendmentNotices, ...posts.handlers };
+
+  // What the Mini App asks of the bot: Telegram's answers and the bot's own tables.
+  const series = createEntrantSeriesQuery(store.db);
+  const appTelegram: AppTelegram = {
+    lookUpChannel: (ref, purpose) => lookUpChannel(bot.api, ref, botInfo.id, purpose),
+    async postLinkOf(publicId) {
+      const found = await deps.console.byId(publicId);
+      const post = found ? await postRows.find(found.row.id) : undefined;
+      return post?.message_id ? channelPostLink(Number(post.chat_id), Number(post.message_id)) : null;
+    },
+    chosenLanguage: async (telegramId) => (await botUsers.languageOf(telegramId)).language,
+    seriesOf: (publicId) => series.forPublicId(publicId),
+  };
 
   const webhookUrl = config.TELEGRAM_WEBHOOK_URL;
   const secret = webhookUrl ? webhookSecret(config) : undefined;
@@ -178,8 +206,19 @@ export function createTelegram(botInfo: UserFromGetMe, deps: TelegramDeps) {
     /** The background work the bot keeps, for the job runner. */
     jobHandlers,
     mode: webhookUrl ? ('webhook' as const) : ('polling' as const),
-    /** Adds the webhook route (webhook mode only); call before the app is ready. */
+    /** Adds the Mini App and, in webhook mode, the webhook route; call before the app is ready. */
     async registerRoutes(app: FastifyInstance): Promise<void> {
+      if (deps.miniApp) {
+        await registerMiniApp(app, {
+          botToken: config.TELEGRAM_BOT_TOKEN!,
+          publicBaseUrl: config.publicBaseUrl,
+          drandUrl: config.DRAND_URL,
+          accounts: deps.accounts,
+          giveaways: deps.miniApp,
+          telegram: appTelegram,
+          clock,
+        });
+      }
       if (!webhookUrl || !secret) return;
       await app.register(telegramWebhookRoutes, { path: new URL(webhookUrl).pathname, secret, bot, log });
     },
@@ -187,13 +226,35 @@ export function createTelegram(botInfo: UserFromGetMe, deps: TelegramDeps) {
     setWake(fn: () => void): void {
       wake = fn;
     },
-    start: () => runtime.start(),
+    start() {
+      runtime.start();
+      if (appUrl) void publishMenuButton(bot.api, appUrl, log);
+    },
     /** Stops taking updates (polling); webhook updates end with the HTTP server. */
     stop: () => runtime.stop(),
   };
 }
 
 export type Telegram = ReturnType<typeof createTelegram>;
+
+/** A channel message's t.me link by ids (`-100<id>` → `t.me/c/<id>/<message>`), for members of the channel. */
+function channelPostLink(chatId: number, messageId: number): string {
+  return `https://t.me/c/${String(chatId).replace(/^-100/, '').replace(/^-/, '')}/${messageId}`;
+}
+
+/**
+ * The menu button beside the message field opens the Mini App (CONTRACT §15), set where the
+ * command menu is; cosmetic like it, so a refusal is only logged.
+ */
+async function publishMenuButton(api: Api, url: string, log: BotLogger): Promise<void> {
+  try {
+    await api.setChatMenuButton({
+      menu_button: { type: 'web_app', text: translate('en', 'help-menu-app'), web_app: { url } },
+    });
+  } catch (error) {
+    log.warn({ err: { message: (error as Error).message } }, 'could not set the Mini App menu button');
+  }
+}
 
 function apiRootOf(config: TelegramConfig): string {
   return config.TELEGRAM_API_ROOT.replace(/\/+$/, '');

@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { type Checkpoint, openCheckpoint } from '../proof/checkpoint.ts';
 import { bytesEqual, fromHex } from '../proof/hex.ts';
-import { KEYS_PATH } from '../proof/keys-path.ts';
 import { verifyConsistency } from '../proof/merkle-proofs.ts';
 import { parseVerifierKey } from '../proof/note.ts';
 import { isRecord } from '../proof/report.ts';
 import { ACCOUNT_PSEUDONYM } from '../proof/signed-result.ts';
 import { type Command, type Io, UsageError } from './command.ts';
-import { type AuditFinding, createLogAuditor, type LogAuditor } from './log/log-audit.ts';
+import { type AuditEntry, type AuditFinding, createLogAuditor, type LogAuditor } from './log/log-audit.ts';
 import { fetchEntries } from './log/log-audit-fetch.ts';
+import { checkTiles, fetchBundles, tileConsistencyProof } from './log/log-audit-tiles.ts';
+import { fetchText, logKeyFor, serverOf } from './log/log-source.ts';
 import { type LoggedResult, resultLines } from './log/result-tally.ts';
 import { readPin, writePin } from './verify/log-pin.ts';
 import { nodeSha256 } from './verify/verify-context.ts';
@@ -22,71 +23,35 @@ interface Outcome {
   results?: LoggedResult[];
 }
 
-type LogKey = { key: string; origin: string; source: string } | { problem: string };
-
-async function fetchText(url: string, what: string): Promise<string> {
-  let res: Response;
-  try {
-    res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
-  } catch (error) {
-    throw new CannotCheck(`cannot reach ${url}: ${(error as Error).message}`);
-  }
-  if (!res.ok) throw new CannotCheck(`${url} answered ${res.status} for the ${what}`);
-  return res.text();
+/** Where a consistency proof comes from: the server's /log/proof/consistency, or the tiles themselves. */
+interface ProofSource {
+  name: string;
+  proof(first: number, second: number): Promise<Uint8Array[]>;
 }
 
-/** The server's base for a log URL (`…/log`) or the server's own URL. */
-function serverOf(url: string): string {
-  if (!/^https?:\/\//i.test(url)) throw new UsageError(`${JSON.stringify(url)} is not an http(s) URL`);
-  return url.replace(/\/+$/, '').replace(/\/log$/, '');
-}
-
-/**
- * The log key as every verifier picks it (CONTRACT §8): given, else pinned, else (first use only)
- * the one the server publishes. A published key that is not the pinned one is a different log.
- */
-async function logKeyFor(server: string, given: string | undefined, io: Io): Promise<LogKey> {
-  const { json } = await fetchJson(`${server}${KEYS_PATH}`, 'keys document');
-  const published = isRecord(json) && isRecord(json.log) ? json.log : {};
-  const publishedKey = typeof published.key === 'string' ? published.key : undefined;
-  let origin = typeof published.origin === 'string' ? published.origin : '';
-  if (given) {
-    try {
-      origin = parseVerifierKey(given).name;
-    } catch (error) {
-      throw new UsageError(`--log-key is not a log key: ${(error as Error).message}`);
-    }
-  }
-  const pin = origin ? readPin(io.env, origin) : undefined;
-  if (given && pin && pin.log_key !== given) {
-    return { problem: `--log-key differs from the key pinned for ${origin}; remove the pin to change it` };
-  }
-  if (!given && pin && publishedKey !== pin.log_key) {
-    return {
-      problem: `the server's log key is not the one pinned for ${origin}: this is not the log seen before`,
-    };
-  }
-  const key = given ?? pin?.log_key ?? publishedKey;
-  if (!key) throw new CannotCheck(`${server}${KEYS_PATH} names no log key, none is pinned; pass --log-key`);
-  try {
-    origin = parseVerifierKey(key).name;
-  } catch (error) {
-    return { problem: `the log key ${JSON.stringify(key)}: ${(error as Error).message}` };
-  }
-  const source = given
-    ? 'the log key given with --log-key'
-    : pin
-      ? 'the pinned log key'
-      : 'the log key (pinned now, on first use)';
-  return { key, origin, source };
+function serverProofs(server: string): ProofSource {
+  return {
+    name: "the server's consistency proof",
+    async proof(first, second) {
+      const url = `${server}/log/proof/consistency?first=${first}&second=${second}`;
+      const { json } = await fetchJson(url, 'consistency proof');
+      const raw = isRecord(json) && Array.isArray(json.proof) ? json.proof : [];
+      try {
+        return raw.map((h) => fromHex(String(h)));
+      } catch {
+        return [new Uint8Array(0)];
+      }
+    },
+  };
 }
 
 /**
  * An older checkpoint against the entries just rebuilt: its root must be the root of the first
- * entries. The server's own consistency proof is checked too, since other verifiers rely on it.
+ * entries. The consistency proof a client would be given (the server's, or the one the tiles
+ * give) is checked too, since other verifiers rely on it.
  */
 async function consistencyProblem(
-  server: string,
+  proofs: ProofSource,
   older: Checkpoint,
   newer: Checkpoint,
   auditor: LogAuditor,
@@ -97,23 +62,15 @@ async function consistencyProblem(
     return `the first ${older.size} entries do not hash to the root of the checkpoint of size ${older.size}: the log was rewritten`;
   }
   if (older.size === 0 || older.size === newer.size) return null;
-  const url = `${server}/log/proof/consistency?first=${older.size}&second=${newer.size}`;
-  const { json } = await fetchJson(url, 'consistency proof');
-  const raw = isRecord(json) && Array.isArray(json.proof) ? json.proof : [];
-  let proof: Uint8Array[];
-  try {
-    proof = raw.map((h) => fromHex(String(h)));
-  } catch {
-    proof = [new Uint8Array(0)];
-  }
+  const proof = await proofs.proof(older.size, newer.size);
   return verifyConsistency(older.size, newer.size, older.root, newer.root, proof, nodeSha256)
     ? null
-    : `the entries hold, but the server's consistency proof from size ${older.size} to ${newer.size} does not verify`;
+    : `the entries hold, but ${proofs.name} from size ${older.size} to ${newer.size} does not verify`;
 }
 
 export async function auditLog(
   url: string,
-  options: { since?: string; logKey?: string; account?: string },
+  options: { since?: string; logKey?: string; account?: string; entries?: boolean },
   io: Io,
 ): Promise<Outcome> {
   const server = serverOf(url);
@@ -125,13 +82,13 @@ export async function auditLog(
     lines.push(`${pass ? '✓' : '✗'} ${line}`);
     return pass;
   };
-  const logKey = await logKeyFor(server, options.logKey, io);
+  const note = await fetchText(`${server}/log/checkpoint`, 'checkpoint');
+  const logKey = await logKeyFor(server, options.logKey, io, note);
   if ('problem' in logKey) {
     say(false, `Log key: ${logKey.problem}`);
     return { ok, lines, findings: [] };
   }
   const { key, origin } = logKey;
-  const note = await fetchText(`${server}/log/checkpoint`, 'checkpoint');
   const opened = openCheckpoint(note, key);
   if (!opened.ok) {
     say(false, `Checkpoint: ${opened.problem}`);
@@ -142,19 +99,39 @@ export async function auditLog(
 
   const auditor = createLogAuditor(parseVerifierKey(key).publicKey);
   let reported = 0;
-  await fetchEntries(server, checkpoint.size, (entries) => {
+  const onPage = (entries: AuditEntry[]) => {
     for (const entry of entries) auditor.add(entry);
     const done = auditor.size();
     if (done - reported >= 10_000 || done === checkpoint.size) {
       io.err(`entries ${done}/${checkpoint.size}`);
       reported = done;
     }
-  });
+  };
+  const prefix = `${server}/log`;
+  if (options.entries) await fetchEntries(server, checkpoint.size, onPage);
+  else await fetchBundles(prefix, checkpoint.size, onPage);
   const rooted = bytesEqual(auditor.rootAt(checkpoint.size), checkpoint.root);
   const structure = say(
     rooted,
     `Tree: the ${checkpoint.size} entries ${rooted ? 'hash' : 'do not hash'} to the checkpoint's root`,
   );
+  let proofs = serverProofs(server);
+  if (!options.entries) {
+    const leaves = auditor.leafHashes(checkpoint.size);
+    const tiles = await checkTiles(prefix, checkpoint.size, leaves, nodeSha256);
+    const [first] = tiles.problems;
+    // Wrong tiles fail the run but say nothing against the checkpoint: the pin may still advance.
+    say(
+      first === undefined,
+      first === undefined
+        ? `Tiles: the ${tiles.tiles} hash tiles of size ${checkpoint.size} are the tree's`
+        : `Tiles: ${tiles.problems.length} of the ${tiles.tiles} hash tiles are not the tree's, the first: ${first}`,
+    );
+    proofs = {
+      name: 'the consistency proof the tiles give',
+      proof: async (a, b) => tileConsistencyProof(tiles, a, b),
+    };
+  }
 
   const findings = auditor.findings();
   const broken = findings.filter((f) => f.severity === 'entry');
@@ -188,7 +165,7 @@ export async function auditLog(
       consistent = say(false, `Consistency with ${what}: ${older.problem}`) && consistent;
       continue;
     }
-    const problem = await consistencyProblem(server, older.checkpoint, checkpoint, auditor);
+    const problem = await consistencyProblem(proofs, older.checkpoint, checkpoint, auditor);
     consistent =
       say(
         problem === null,
@@ -211,9 +188,13 @@ function readSince(file: string): string {
 
 export const logVerify: Command = {
   name: 'log verify',
-  usage: 'log verify LOG_URL [--since CHECKPOINT_FILE] [--log-key VKEY] [--account PSEUDONYM] [--json]',
-  summary: `Re-check a transparency log (CONTRACT §8): LOG_URL is the log (…/log) or the server's URL.
-Downloads every entry (progress on stderr), rebuilds the tree and compares it with the signed checkpoint,
+  usage:
+    'log verify LOG_URL [--since CHECKPOINT_FILE] [--log-key VKEY] [--account PSEUDONYM] [--entries] [--json]',
+  summary: `Re-check a transparency log (CONTRACT §8): LOG_URL is the log (…/log) or the server's URL, or
+the URL of a static mirror that serves tyche log export's files (…/log); a mirror has no keys document, so
+its log key must be pinned already (by a run against the server) or given with --log-key.
+Downloads every entry bundle and hash tile (progress on stderr; --entries reads /log/entries instead, from
+a server without tiles), rebuilds the tree and compares it and every tile with the signed checkpoint,
 checks each entry's kind, canonical form, hash and signature by a key the log announced before it and did
 not retire, and each key entry's signature by the log key. Reports every giveaway with more than one seal
 and every owner with more than one seal on the same drand round, and every account whose signed results
@@ -226,6 +207,7 @@ Exit status: 0 all hold, 1 a check failed or monitoring found something, 2 usage
     since: { type: 'string' },
     'log-key': { type: 'string' },
     account: { type: 'string' },
+    entries: { type: 'boolean' },
     json: { type: 'boolean' },
   },
   async run({ values, positionals }, io) {
@@ -243,6 +225,7 @@ Exit status: 0 all hold, 1 a check failed or monitoring found something, 2 usage
           since: values.since as string | undefined,
           logKey: values['log-key'] as string | undefined,
           account,
+          entries: values.entries === true,
         },
         io,
       );

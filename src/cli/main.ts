@@ -8,6 +8,7 @@ import { backup } from './backup.command.ts';
 import { type Command, helpText, type Io, parseOptions, UsageError } from './command.ts';
 import { jobsList, jobsRetry } from './jobs.commands.ts';
 import { keysCreate, keysList, keysRevoke } from './keys.commands.ts';
+import { logExport } from './log/log-export.ts';
 import { logVerify } from './log.commands.ts';
 import { logKeyExport, logKeyGenerate } from './log-key.commands.ts';
 import { migrate, serve } from './serve.commands.ts';
@@ -37,6 +38,7 @@ export const COMMANDS: Command[] = [
   backup,
   verify,
   logVerify,
+  logExport,
   logKeyGenerate,
   logKeyExport,
   witness,

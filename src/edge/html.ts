@@ -37,11 +37,20 @@ pre{overflow-x:auto;border:1px solid var(--line);padding:.5rem}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid var(--line);padding:.35rem;text-align:left;vertical-align:top}
 .muted{color:var(--muted)}`;
 
-/** The document shell shared by every server-rendered page. */
-export function layout(options: { title: string; body: Html; style?: string; head?: Html }): string {
+/** Where every page's icon is served (web/favicon.ts). */
+export const FAVICON_PATH = '/favicon.svg';
+
+/** The document shell shared by every server-rendered page; `lang` is the page's language (default en). */
+export function layout(options: {
+  title: string;
+  body: Html;
+  style?: string;
+  head?: Html;
+  lang?: string;
+}): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(options.title)}</title><style>${BASE_STYLE}${options.style ?? ''}</style>${options.head?.value ?? ''}</head>
+<html lang="${escapeHtml(options.lang ?? 'en')}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(options.title)}</title><link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml"><style>${BASE_STYLE}${options.style ?? ''}</style>${options.head?.value ?? ''}</head>
 <body>${options.body.value}</body></html>`;
 }
 

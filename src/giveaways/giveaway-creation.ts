@@ -1,9 +1,11 @@
+import { termsSha256 } from '../proof/terms.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { ChannelCondition } from './conditions/condition.repository.ts';
 import type { GiveawayRow } from './core/giveaway.repository.ts';
 import { checkNewGiveaway, type NewGiveawayInput } from './core/giveaway-input.ts';
 import type { ChannelPostRequest } from './core/giveaway-promises.ts';
 import { newPublicId } from './core/ids.ts';
+import { sha256 } from './draw/certificate.ts';
 import type { GiveawayUnitOfWork } from './giveaway-store.ts';
 import type { Giveaway } from './results/giveaway.views.ts';
 import { sealJob } from './seal/giveaway-seal.ts';
@@ -17,8 +19,9 @@ export interface BotGiveawayOptions {
 }
 
 /**
- * A new giveaway, with everything it promises committed in the same transaction: its channel
- * conditions and post (from the bot) and, with `ends_at`, its seal, kept by the jobs table.
+ * A new giveaway, with everything it promises committed in the same transaction: its terms (and
+ * their hash, which its seal will commit to), its channel conditions and post (from the bot) and,
+ * with `ends_at`, its seal, kept by the jobs table.
  */
 export function createGiveawayCreation(deps: {
   uow: GiveawayUnitOfWork;
@@ -51,7 +54,10 @@ export function createGiveawayCreation(deps: {
         sealed_at: null,
         join_challenge: bot?.joinChallenge ? 1 : 0,
         claim_within: checked.claimWithinMs,
+        // The seal commits to this hash; the text beside it is written once, here, and never changed.
+        terms_sha256: checked.terms === null ? null : termsSha256(checked.terms, sha256),
       });
+      if (checked.terms !== null) await trx.terms.insert(inserted.id, checked.terms);
       if (bot) await trx.conditions.insert(inserted.id, bot.conditions);
       await trx.promises.created(inserted, bot?.post);
       if (checked.endsAt !== null) await trx.jobs.enqueue(sealJob(inserted, checked.endsAt));

@@ -22,7 +22,11 @@ export function createGiveawayEvents(outbox: Outbox, publicBaseUrl: string): Giv
       certificate?: AnyCertificate;
       amendments?: readonly Amendment[];
     },
-  ) => giveawayOf(row, { publicBaseUrl, ...extra });
+  ) => {
+    // The terms' text stays out of events (each join would repeat it); `terms_sha256` names them.
+    const { terms: _text, ...giveaway } = giveawayOf(row, { publicBaseUrl, ...extra });
+    return giveaway;
+  };
 
   return {
     // CONTRACT §9 has no event for a new giveaway: its creator is the one who asked for it.

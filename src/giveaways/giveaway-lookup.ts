@@ -5,6 +5,7 @@ import type { Stamp, Timestamps } from '../timestamps/timestamp.service.ts';
 import type { AnyCertificate, GiveawayRepository, GiveawayRow } from './core/giveaway.repository.ts';
 import { isCertificateId, isPublicId } from './core/ids.ts';
 import type { SealRepository } from './core/seal.repository.ts';
+import type { TermsRepository } from './core/terms.repository.ts';
 import { type Giveaway, giveawayOf } from './results/giveaway.views.ts';
 
 export type JoinUrl = (publicId: string) => string;
@@ -38,6 +39,7 @@ export function closed(status: string | undefined): AppError {
 export function createGiveawayLookup(deps: {
   giveaways: Pick<GiveawayRepository, 'findByPublicId' | 'findCertificate'>;
   seals: Pick<SealRepository, 'find'>;
+  terms: Pick<TermsRepository, 'of'>;
   transparency: Pick<LogService, 'indexOf'>;
   /** The RFC 3161 tokens kept for seals (CONTRACT §13). */
   timestamps: Pick<Timestamps, 'of'>;
@@ -60,6 +62,12 @@ export function createGiveawayLookup(deps: {
     return row ? (JSON.parse(row.body) as AnyCertificate) : undefined;
   }
 
+  /** The terms' text: read only for a giveaway that has terms (its row holds their hash). */
+  async function termsOf(row: GiveawayRow): Promise<string | null> {
+    if (row.terms_sha256 === null || row.terms_sha256 === undefined) return null;
+    return (await deps.terms.of(row.id)) ?? null;
+  }
+
   async function sealOf(row: GiveawayRow): Promise<Seal | undefined> {
     if (row.status === 'active' || row.status === 'sealing' || row.draw_mode !== 'verifiable')
       return undefined;
@@ -71,6 +79,7 @@ export function createGiveawayLookup(deps: {
     find,
     certificateOf,
     sealOf,
+    termsOf,
 
     /** Unknown → 404 whatever the id's form; another account's → 403. */
     async owned(accountId: string, publicId: string): Promise<GiveawayRow> {
@@ -90,6 +99,7 @@ export function createGiveawayLookup(deps: {
         joinUrl: joinUrl?.(row.public_id),
         publicBaseUrl,
         certificate: await certificateOf(row.certificate_id),
+        terms: await termsOf(row),
         seal,
         sealLogIndex: seal
           ? (known.sealLogIndex ?? (await transparency.indexOf('seal', seal.seal_id)))

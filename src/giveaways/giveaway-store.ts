@@ -12,6 +12,7 @@ import { createGiveawayRepository } from './core/giveaway.repository.ts';
 import { allPromises, type GiveawayPromisesIn } from './core/giveaway-promises.ts';
 import type { LogAppend } from './core/log-append.ts';
 import { createSealRepository } from './core/seal.repository.ts';
+import { createTermsRepository } from './core/terms.repository.ts';
 import { createEntryRepository } from './entrants/entry.repository.ts';
 import { createParticipantRepository } from './entrants/participant.repository.ts';
 import { createGiveawayEvents } from './giveaway-events.ts';
@@ -44,6 +45,7 @@ export function giveawayRepositories(handle: Kysely<Database>, options: Giveaway
     participants: createParticipantRepository(handle),
     entries: createEntryRepository(handle),
     seals: createSealRepository(handle),
+    terms: createTermsRepository(handle),
     jobs,
     operations: createOperationRepository(handle),
     conditions: createConditionRepository(handle),

@@ -16,6 +16,7 @@ import { participantCsvLines } from './results/csv-lines.ts';
 import { withAmendments } from './results/giveaway.views.ts';
 import { type ListPage, type ListQuery, listPage } from './results/giveaway-cursor.ts';
 import { createLogViews } from './results/giveaway-log-views.ts';
+import { createOrganizerRecords } from './results/organizer-record.ts';
 import { createPublicGiveaways } from './results/public-giveaway.ts';
 
 export type { ReplaceResponse } from './amendments/amendment-views.ts';
@@ -36,6 +37,8 @@ export interface GiveawayServiceDeps
   joinUrl?: JoinUrl | undefined;
   /** Outside timestamps of seals and certificates (CONTRACT §13); none when not given. */
   timestamps?: Pick<Timestamps, 'promise' | 'stamp' | 'of'> | undefined;
+  /** Owners' pseudonyms: given at the seal, read as they stand for the public pages. */
+  owners: ClosingDeps['owners'] & { pseudonymOf(accountId: string): Promise<string | null> };
 }
 
 /** Giveaways for the API, the bot and the public pages: the rules, over repositories and a unit of work. */
@@ -62,6 +65,7 @@ export function createGiveawayService(deps: GiveawayServiceDeps) {
   const lookup = createGiveawayLookup({
     giveaways,
     seals,
+    terms: repos.terms,
     transparency,
     timestamps,
     publicBaseUrl,
@@ -178,6 +182,9 @@ export function createGiveawayService(deps: GiveawayServiceDeps) {
       sealTimestampsOf,
       publicBaseUrl,
       drand: { chain_hash: deps.drand.chain.hash, relay: deps.drandRelay },
+      ownerOf: (row) => deps.owners.pseudonymOf(row.account_id),
+      termsOf: lookup.termsOf,
+      organizers: createOrganizerRecords({ log: transparency }),
     }),
 
     /** The background work of verifiable giveaways, for the job runner. */

@@ -5,6 +5,8 @@ import type { QuotaService } from '../accounts/quota.service.ts';
 import { tagImmutableAnswers } from '../edge/etag.ts';
 import { allowPublicReads } from '../edge/public-cors.ts';
 import type { GiveawayService } from '../giveaways/giveaway.service.ts';
+import { createEntrantSeriesQuery } from '../giveaways/results/entrant-series.ts';
+import { createWinnerNamesQuery } from '../giveaways/results/winner-names.ts';
 import { createIdempotencyRepository } from '../idempotency/idempotency.repository.ts';
 import type { LogService } from '../log/log.service.ts';
 import type { RandomService } from '../randomness/random.service.ts';
@@ -13,6 +15,10 @@ import { AppError } from '../shared/errors.ts';
 import type { Signer } from '../signing/signer.ts';
 import type { Store } from '../store/store.ts';
 import { giveawayPublicRoutes } from '../web/giveaway-public.routes.ts';
+import { landingRoutes } from '../web/landing.routes.ts';
+import { renderMissingPage, wantsHtml } from '../web/landing-page.ts';
+import { pageLocale } from '../web/page-language.ts';
+import { sendPage } from '../web/page-parts.ts';
 import { type CertificateLookup, verifyRoutes } from '../web/verify.routes.ts';
 import type { WebhookService } from '../webhooks/webhook.service.ts';
 import { protectRoutes } from './auth.ts';
@@ -147,6 +153,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       );
       return sendProblem(request, reply, error, deps.config.publicBaseUrl);
     }
+    // A browser that followed a wrong link gets a page to find its way from; API clients the problem.
+    if (request.method === 'GET' && wantsHtml(request.headers.accept)) {
+      return sendPage(reply, 404, renderMissingPage(request.url.split('?')[0], pageLocale(request)));
+    }
     const error = new AppError(
       'not_found',
       `No route matches ${request.method} ${request.url.split('?')[0]}`,
@@ -160,15 +170,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(docsRoutes, { publicBaseUrl: deps.config.publicBaseUrl });
   await app.register(wellKnownRoutes, { signer: deps.signer, log: deps.transparency });
   await app.register(logRoutes, { log: deps.transparency });
+  const winnerNames = createWinnerNamesQuery(deps.store.db);
+  await app.register(landingRoutes);
   await app.register(verifyRoutes, {
     publicBaseUrl: deps.config.publicBaseUrl,
     drandUrl: deps.config.DRAND_URL,
     certificates: deps.giveaways.certificates as CertificateLookup,
+    names: winnerNames,
   });
   await app.register(giveawayPublicRoutes, {
     drandUrl: deps.config.DRAND_URL,
     giveaways: deps.giveaways.public,
     tsaTrust: deps.config.tsaTrust,
+    certificates: deps.giveaways.certificates as CertificateLookup,
+    names: winnerNames,
+    series: createEntrantSeriesQuery(deps.store.db),
   });
   await app.register(
     async (api) => {

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountService, Principal } from '../accounts/account.service.ts';
 import { hasBusinessAccess } from '../accounts/plans.ts';
-import type { Meter, QuotaService, QuotaTicket } from '../accounts/quota.service.ts';
+import type { QuotaService } from '../accounts/quota.service.ts';
+import type { Reservation } from '../accounts/quota-blocks.ts';
+import type { QuotaTicket } from '../accounts/quota-ticket.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import type { Idempotency } from './idempotency.ts';
@@ -11,15 +13,18 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
     quotaTicket: QuotaTicket | null;
-    /** Set on routes that count in the transaction of their record (`countsWithRecord`). */
-    meter: Meter | null;
+    /**
+     * On routes that count in the commit of their record (`countsWithRecord`): the request's
+     * place in its key's allowance, taken before any work, until the answer settles it.
+     */
+    meter: Reservation | null;
   }
   interface FastifyContextConfig {
     /** `/me` answers every valid key, whatever its plan, and is not counted. */
     anyPlan?: boolean;
     /**
      * The route writes its record through `request.meter`, which counts the request in the
-     * same transaction; auth only refuses a key whose limit is already spent.
+     * commit of the record; auth takes the request's place (or refuses a spent key) first.
      */
     countsWithRecord?: boolean;
   }
@@ -56,7 +61,7 @@ export function protectRoutes(
     // A replay of a kept response is not counted; whether it is one is known once the body is read.
     if (await deps.idempotency.defersCount(request, principal)) return;
     if (request.routeOptions.config.countsWithRecord) {
-      request.meter = await deps.quota.meter(principal.keyId, principal.dailyLimit);
+      request.meter = await deps.quota.reserve(principal.keyId, principal.dailyLimit);
       return;
     }
     request.quotaTicket = await deps.quota.consume(principal.keyId, principal.dailyLimit);
@@ -64,33 +69,52 @@ export function protectRoutes(
   deps.idempotency.register(scope);
 
   scope.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
-    await countRefusedMetered(request, reply);
-    let ticket = request.quotaTicket;
-    if (reply.statusCode >= 500) {
-      if (ticket) await deps.quota.refund(ticket);
-      request.quotaTicket = null;
-      // A metered request that failed was never counted: its headers show the count unchanged.
-      ticket ??= request.meter?.uncounted ?? null;
-    }
-    if (!ticket) return payload;
-    reply.headers(rateLimitHeaders(ticket, deps.clock.now().getTime()));
+    const ticket = request.meter
+      ? await settleMeter(request, request.meter, reply.statusCode)
+      : await settleTicket(request, reply.statusCode);
+    if (ticket) reply.headers(rateLimitHeaders(ticket, deps.clock.now().getTime()));
     return payload;
   });
+  // An answer cut short before onSend (a closed connection) gives its place back.
+  scope.addHook('onResponse', async (request) => {
+    request.meter?.release();
+  });
+  // The places this process holds go back when it stops serving.
+  scope.addHook('onClose', () => deps.quota.close());
+
+  /** A request counted at onRequest: a server error gives it back. */
+  async function settleTicket(request: FastifyRequest, status: number): Promise<QuotaTicket | null> {
+    const ticket = request.quotaTicket;
+    if (ticket && status >= 500) {
+      await deps.quota.refund(ticket);
+      request.quotaTicket = null;
+    }
+    return ticket;
+  }
 
   /**
-   * A metered request refused before its record (bad parameters, 4xx) still counts, as every
-   * other request does; its 429 and its 5xx do not.
+   * A metered request: counted with its record (the handler set its ticket), or refused before
+   * it (bad parameters, a 4xx), which counts as every other request does; its 429 and its 5xx
+   * do not.
    */
-  async function countRefusedMetered(request: FastifyRequest, reply: FastifyReply) {
-    const meter = request.meter;
-    if (!meter || request.quotaTicket || reply.statusCode >= 500 || reply.statusCode === 429) return;
+  async function settleMeter(
+    request: FastifyRequest,
+    meter: Reservation,
+    status: number,
+  ): Promise<QuotaTicket | null> {
     request.meter = null;
-    try {
-      request.quotaTicket = await deps.quota.consume(meter.keyId, meter.limit);
-    } catch (error) {
-      // The last place went to another request meanwhile: this answer is already decided.
-      if (!(error instanceof AppError)) throw error;
+    if (status >= 500) {
+      await meter.refund();
+      request.quotaTicket = null;
+      return meter.uncounted();
     }
+    if (request.quotaTicket) return request.quotaTicket;
+    if (status === 429) {
+      meter.release();
+      return null;
+    }
+    request.quotaTicket = await meter.count();
+    return request.quotaTicket;
   }
 
   // Last use is shown in the bot's /keys; a write per request would double the store load

@@ -66,6 +66,7 @@ export function createIdempotency(deps: { keys: IdempotencyRepository; quota: Qu
 
   /** A request answered from the key's state does no work and is not counted. */
   async function refund(request: FastifyRequest) {
+    request.meter?.release();
     request.meter = null;
     if (!request.quotaTicket) return;
     await quota.refund(request.quotaTicket);

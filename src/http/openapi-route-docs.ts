@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import {
   CertificateSchema,
   InclusionProofSchema,
+  OrganizerRecordSchema,
   PublicGiveawaySchema,
   PublicTicketSchema,
 } from './public.schemas.ts';
@@ -107,6 +108,21 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
         description: 'The receipt page; it reads the entrant from the URL fragment',
         content: { 'text/html': page('The receipt page') },
       },
+      '404': notFoundPage,
+    },
+  },
+  'GET /o/{owner}': {
+    operationId: 'getOrganizerRecord',
+    responses: {
+      '200': {
+        description:
+          "The organizer's record page (HTML, works without JavaScript), or the record (`.json` or `Accept: application/json`)",
+        content: {
+          'text/html': page("The organizer's record"),
+          ...json(OrganizerRecordSchema).content,
+        },
+      },
+      '304': NOT_MODIFIED,
       '404': notFoundPage,
     },
   },

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DailyLimitExceeded } from '../accounts/quota.service.ts';
+import { DailyLimitExceeded } from '../accounts/quota-ticket.ts';
 import { AppError, ERROR_CODES, type ErrorCode, isAppError } from '../shared/errors.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
 

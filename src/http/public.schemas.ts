@@ -20,6 +20,7 @@ import {
 import {
   CERTIFICATE_V2_EXAMPLE,
   INCLUSION_PROOF_EXAMPLE,
+  ORGANIZER_RECORD_EXAMPLE,
   PUBLIC_GIVEAWAY_EXAMPLE,
   TICKET_EXAMPLE,
 } from './schema-examples.ts';
@@ -150,8 +151,71 @@ export const PublicGiveawaySchema = Type.Object(
     excluded: Type.Array(Type.Object({ reason: Type.String(), count: CountSchema() }), {
       description: 'Entrants taken out of the list at the seal, per reason',
     }),
+    owner: NullableTextSchema({
+      description:
+        "The owner's public pseudonym (the seal's `giveaway.owner`); its record, computed from the transparency log, is at `/o/{owner}`",
+    }),
+    terms: NullableTextSchema({ description: 'The rules as given at creation, or null' }),
+    terms_sha256: Nullable(Hex32Schema(), {
+      description: "SHA-256 hex of `terms` as UTF-8; the seal's `giveaway.terms_sha256` must be it",
+    }),
   },
   { description: 'What anyone may see of a giveaway', examples: [PUBLIC_GIVEAWAY_EXAMPLE] },
+);
+
+const RedFlagSchema = Type.Object({
+  flag: Type.Union(
+    [Type.Literal('multiple_seals'), Type.Literal('shared_round'), Type.Literal('reserve_order')],
+    {
+      description:
+        "`multiple_seals`: a giveaway sealed more than once; `shared_round`: two or more of the owner's giveaways sealed on one drand round; `reserve_order`: a winner replaced by another than the next unused reserve",
+    },
+  ),
+  giveaways: Type.Array(Type.String(), { description: 'The public ids it is about' }),
+  entries: Type.Array(Type.Integer(), { description: 'The log entries that show it' }),
+  detail: Type.String(),
+});
+
+export const OrganizerRecordSchema = Type.Object(
+  {
+    owner: Type.String({ description: "The owner pseudonym (the seals' `giveaway.owner`)" }),
+    log_entries: CountSchema({
+      description: 'Log entries about this owner: seals, v2 certificates, amendments',
+    }),
+    last_log_index: Type.Integer({ description: 'The newest of them' }),
+    giveaways_sealed: Type.Integer(),
+    giveaways_drawn: Type.Integer(),
+    median_seconds_round_to_draw: Nullable(Type.Number(), {
+      description:
+        "Median over drawn giveaways of seconds from the committed round's `round_at` to `drawn_at`",
+    }),
+    replacements: Type.Object({
+      total: Type.Integer(),
+      by_reason: Type.Record(Type.String(), Type.Integer(), {
+        description: 'Every amendment reason, with its count',
+      }),
+    }),
+    red_flags: Type.Array(RedFlagSchema, { description: 'Empty when the log shows none' }),
+    giveaways: Type.Array(
+      Type.Object({
+        public_id: Type.String(),
+        title: Nullable(Type.String()),
+        seal_ids: Type.Array(Type.String()),
+        sealed_at: NullableTimeSchema(),
+        round: Nullable(Type.Integer()),
+        round_at: NullableTimeSchema(),
+        certificate_id: NullableTextSchema(),
+        drawn_at: NullableTimeSchema(),
+        seconds_round_to_draw: Nullable(Type.Number()),
+        replacements: Type.Integer(),
+      }),
+      { description: 'Newest seal first' },
+    ),
+  },
+  {
+    description: "An organizer's public record, computed from the transparency log alone (CONTRACT §14)",
+    examples: [ORGANIZER_RECORD_EXAMPLE],
+  },
 );
 
 export const InclusionProofSchema = Type.Object(

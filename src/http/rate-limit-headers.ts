@@ -1,4 +1,4 @@
-import type { QuotaTicket } from '../accounts/quota.service.ts';
+import type { QuotaTicket } from '../accounts/quota-ticket.ts';
 
 /** The daily limit as a policy of the IETF RateLimit fields: one window of a day. */
 const POLICY = 'daily';

@@ -82,6 +82,8 @@ export const GIVEAWAY_CREATED_EXAMPLE = {
   ends_at: '2026-05-01T09:00:00.000Z',
   claim_within: 'P3D',
   public_url: `${EXAMPLE_BASE_URL}/g/${PUBLIC_ID}`,
+  terms: null,
+  terms_sha256: null,
   join_url: `https://t.me/TycheDrawBot?start=g_${PUBLIC_ID}`,
 } as const;
 
@@ -261,6 +263,37 @@ export const PUBLIC_GIVEAWAY_EXAMPLE = {
   drand: { chain_hash: CHAIN_HASH, relay: 'https://api.drand.sh' },
   conditions: [{ channel: '@tyche_news' }],
   excluded: [{ reason: 'left_required_channel', count: 1 }],
+  owner: SEAL_EXAMPLE.giveaway.owner,
+  terms: null,
+  terms_sha256: null,
+} as const;
+
+export const ORGANIZER_RECORD_EXAMPLE = {
+  owner: SEAL_EXAMPLE.giveaway.owner,
+  log_entries: 3,
+  last_log_index: 4,
+  giveaways_sealed: 1,
+  giveaways_drawn: 1,
+  median_seconds_round_to_draw: 0.001,
+  replacements: {
+    total: 1,
+    by_reason: { left_channel: 0, unclaimed: 1, ineligible: 0, duplicate_account: 0, other: 0 },
+  },
+  red_flags: [],
+  giveaways: [
+    {
+      public_id: PUBLIC_ID,
+      title: 'Spring giveaway',
+      seal_ids: [SEAL_EXAMPLE.seal_id],
+      sealed_at: SEALED_AT,
+      round: SEAL_EXAMPLE.beacon.round,
+      round_at: SEAL_EXAMPLE.beacon.round_at,
+      certificate_id: CERTIFICATE_ID,
+      drawn_at: DRAWN_AT,
+      seconds_round_to_draw: 0.001,
+      replacements: 1,
+    },
+  ],
 } as const;
 
 export const CHECKPOINT_EXAMPLE = `tyche.example/log

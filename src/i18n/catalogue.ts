@@ -45,3 +45,25 @@ export const translatorFor =
   (language: Language): Translate =>
   (key, variables) =>
     translate(language, key, variables);
+
+/** Numbers the pages print as names, not amounts (a round, a position): never with a group separator. */
+const IDENTIFIER_VARIABLES = new Set(['round', 'after', 'index', 'sequence', 'position', 'place', 'reserve']);
+
+/**
+ * A translator for the public pages and the PDF: like translatorFor, but a drand round or a
+ * position reads "round 5123456", not "round 5,123,456" (Fluent groups every number it formats).
+ */
+export const pagesTranslatorFor =
+  (language: Language): Translate =>
+  (key, variables) =>
+    translate(
+      language,
+      key,
+      variables &&
+        Object.fromEntries(
+          Object.entries(variables).map(([name, value]) => [
+            name,
+            IDENTIFIER_VARIABLES.has(name) && typeof value === 'number' ? String(value) : value,
+          ]),
+        ),
+    );

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { leafDataOf } from '../proof/log-entry.ts';
+import { loggedLeafData } from '../proof/log-entry.ts';
 import type { Database } from '../store/schema.ts';
 import { createBackfillRepository } from './backfill.repository.ts';
 import { appendKeyEntry, type KeyRecord } from './key-entries.ts';
@@ -39,7 +39,7 @@ export async function backfillLog(trx: Kysely<Database>): Promise<number> {
       await log.append(trx, {
         kind: event.kind,
         id: event.id,
-        leafData: leafDataOf(JSON.parse(event.body)),
+        leafData: loggedLeafData(event.kind, JSON.parse(event.body)),
         createdAt: event.at,
       });
     } else {

@@ -118,6 +118,31 @@ export function createLogRepository(db: Kysely<Database>) {
       }));
     },
 
+    /** The stored subtree hashes of one level, indices [from, to), in order: one hash tile's worth. */
+    async levelHashes(level: number, from: number, to: number): Promise<Uint8Array[]> {
+      const rows = await db
+        .selectFrom('log_nodes')
+        .select('hash')
+        .where('level', '=', level)
+        .where('idx', '>=', from)
+        .where('idx', '<', to)
+        .orderBy('idx')
+        .execute();
+      return rows.map((r) => bytes(r.hash));
+    },
+
+    /** The leaf data of entries [start, end), in order: one entry bundle's worth. */
+    async leafData(start: number, end: number): Promise<Uint8Array[]> {
+      const rows = await db
+        .selectFrom('log_entries')
+        .select('leaf_data')
+        .where('idx', '>=', start)
+        .where('idx', '<', end)
+        .orderBy('idx')
+        .execute();
+      return rows.map((r) => bytes(r.leaf_data));
+    },
+
     /** Indices of the entries about one object, oldest first (a key has its announcement and retirement). */
     async indicesOf(kind: string, id: string): Promise<number[]> {
       const rows = await db

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { JobRepository } from '../jobs/job.repository.ts';
 import { formatCheckpoint } from '../proof/checkpoint.ts';
 import { toHex } from '../proof/hex.ts';
-import { type LogEntryKind, leafDataOf } from '../proof/log-entry.ts';
+import { type LogEntryKind, loggedLeafData } from '../proof/log-entry.ts';
 import {
   formatNote,
   type NoteSignature,
@@ -15,6 +15,8 @@ import type { Database } from '../store/schema.ts';
 import { createCosignatureRepository } from './cosignature.repository.ts';
 import { appendKeyEntry, checkSignedByLiveKey, type KeyRecord } from './key-entries.ts';
 import { type ConfiguredLogKey, readLogKey, seedOf } from './log-key.ts';
+import { createOwnerEntries } from './owner-entries.ts';
+import { createTileReader } from './tile-reader.ts';
 import { createTransparencyLog } from './transparency-log.ts';
 
 /** The job that hands a new checkpoint to the witnesses (src/log/witness-job.ts). */
@@ -45,6 +47,7 @@ interface Deps {
 export function createLogService({ db, origin, jobs, configuredKey }: Deps) {
   const log = createTransparencyLog({ db });
   const cosignatures = createCosignatureRepository(db);
+  const owners = createOwnerEntries(db);
   let key: Promise<SigningKey> | undefined;
 
   /** Read once, through whichever handle asks first (a transaction must not wait for the pool). */
@@ -75,6 +78,8 @@ export function createLogService({ db, origin, jobs, configuredKey }: Deps) {
   return {
     log,
     origin,
+    /** The log as c2sp.org/tlog-tiles hash tiles and entry bundles (CONTRACT §16). */
+    tiles: createTileReader({ db }),
 
     /** Appends a signed seal, certificate or result entry, as published, in the caller's transaction. */
     async appendSigned(
@@ -84,7 +89,9 @@ export function createLogService({ db, origin, jobs, configuredKey }: Deps) {
       signed: object,
       at: number,
     ) {
-      const appended = await log.append(trx, { kind, id, leafData: leafDataOf(signed), createdAt: at });
+      const leafData = loggedLeafData(kind, signed);
+      const appended = await log.append(trx, { kind, id, leafData, createdAt: at });
+      await owners.record(trx, appended.index, kind, leafData);
       await checkSignedByLiveKey(trx, signed);
       await scheduleWitnessing(trx, appended.size, at);
       return appended.index;
@@ -127,6 +134,12 @@ export function createLogService({ db, origin, jobs, configuredKey }: Deps) {
       const [index] = await log.indicesOf(kind, id);
       return index ?? null;
     },
+
+    /** The version of an owner's record (CONTRACT §14 "/o/{owner}"): their entries' count and newest index. */
+    ownerVersion: owners.versionOf,
+
+    /** Every seal, v2 certificate and amendment entry about an owner pseudonym, in log order. */
+    ownerEntries: owners.entriesOf,
 
     /** Every entry about a signing key: its announcement, then its retirement if any. */
     keyIndices(kid: string): Promise<number[]> {

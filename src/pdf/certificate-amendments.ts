@@ -2,7 +2,9 @@
 // amendments, shown first, and the history of replacements — who, by which reserve, why, when,
 // the owner's note — shown after the draw, on a second page when the first has no room left.
 
-import { amendmentsOf, historyLine, historyRows, winnersAsAmended } from '../proof/amendment-history.ts';
+import type { Translate } from '../i18n/catalogue.ts';
+import { amendmentsOf, entrantName, historyRows, winnersAsAmended } from '../proof/amendment-history.ts';
+import { AMENDMENT_REASONS } from '../proof/amendments.ts';
 import type { CertificateV2, EntrantWinner } from '../proof/v2-types.ts';
 import { formatUtc } from './certificate-text.ts';
 
@@ -16,12 +18,23 @@ export interface AmendedContent {
 export function amendedContent(
   cert: CertificateV2,
   cells: (w: EntrantWinner) => string[],
+  t: Translate,
 ): AmendedContent | undefined {
   const amendments = amendmentsOf(cert);
   if (amendments.length === 0) return undefined;
   const history = historyRows(cert, amendments).map((row) => {
-    const note = row.note === null ? '' : ` Note: “${row.note}”`;
-    return `${row.sequence}. ${formatUtc(row.amendedAt)}: ${historyLine(row)}.${note}`;
+    const code = amendments.find((a) => a.sequence === row.sequence)?.reason;
+    const reason = (AMENDMENT_REASONS as readonly unknown[]).includes(code)
+      ? t(`reason-${String(code)}`)
+      : row.reason;
+    const line = t('am-line', {
+      position: row.position,
+      replaced: row.replaced ? entrantName(row.replaced) : t('am-unlisted'),
+      reserve: row.reservePosition,
+      by: row.by ? entrantName(row.by) : t('am-unlisted'),
+    });
+    const note = row.note === null ? '' : ` ${t('am-note')} “${row.note}”`;
+    return `${row.sequence}. ${formatUtc(row.amendedAt)}: ${line} ${t('am-reason')} ${reason}.${note}`;
   });
   return {
     count: amendments.length,

@@ -7,6 +7,7 @@ import {
   drawNote,
   drawRows,
   drawTable,
+  LABEL_WIDTH,
   LEFT,
   openPage,
   PAGE,
@@ -25,13 +26,15 @@ async function drawAmendedWinners(
   pageUrl: string,
   amended: AmendedContent,
 ): Promise<number> {
-  const n = amended.count;
-  const heading = `Winners as amended, after ${n} replacement${n === 1 ? '' : 's'} by the reserves (history below)`;
-  y = await drawHeading(doc, y, heading);
-  const more = (hidden: number) => `… and ${hidden} more winners as amended: see ${pageUrl}`;
+  const { labels } = content;
+  y = await drawHeading(doc, y, labels.amendedWinners);
+  const more = (hidden: number) => fill(labels.moreAmended, hidden);
   const bottom = Math.min(TABLE_BOTTOM, y + AMENDED_TABLE_MAX);
   return drawTable(doc, y, content.columns, amended.winners, more, bottom);
 }
+
+/** A label's `{hidden}` slot: how many rows did not fit. */
+const fill = (label: string, hidden: number) => label.replaceAll('{hidden}', String(hidden));
 
 /** Each line of the history: a long note wraps to at most four lines. */
 const HISTORY_BOX = {
@@ -56,12 +59,12 @@ async function drawHistory(
   doc: PDFKit.PDFDocument,
   y: number,
   history: string[],
-  pageUrl: string,
+  labels: CertificateContent['labels'],
 ): Promise<number> {
   doc.fillColor('#000');
   // A smaller heading than the tables': one amendment's history still fits under a full page.
   y =
-    (await drawText(doc, 'History of replacements', {
+    (await drawText(doc, labels.history, {
       ...HISTORY_BOX,
       y,
       style: 'bold',
@@ -74,12 +77,37 @@ async function drawHistory(
     const room = i === history.length - 1 ? 0 : MORE_LINE;
     if (y + height + room > TABLE_BOTTOM) {
       const left = history.length - i;
-      const more = `… and ${left} more amendment${left === 1 ? '' : 's'}: see ${pageUrl}`;
+      const more = fill(labels.moreHistory, left);
       return drawText(doc, more, { x: LEFT, y, width: WIDTH, style: 'bold', size: 8.5, maxLines: 1 });
     }
     y = (await drawText(doc, line, { ...HISTORY_BOX, y })) + 3;
   }
   return y;
+}
+
+/** How tall the label/value sections will be, headings included, as drawRows and drawHeading lay them. */
+async function sectionsHeight(sections: CertificateContent['sections']): Promise<number> {
+  let height = 0;
+  for (const section of sections) {
+    height += section.heading === undefined ? 4 : 6 + 16;
+    for (const [label, value, mono] of section.rows) {
+      const labelHeight = await textHeight(label, {
+        width: LABEL_WIDTH - 6,
+        style: 'bold',
+        size: 8.5,
+        lineHeight: 11,
+      });
+      const valueHeight = await textHeight(value, {
+        width: WIDTH - LABEL_WIDTH,
+        style: mono ? 'mono' : 'regular',
+        size: mono ? 7.4 : 8.5,
+        lineHeight: mono ? 9.6 : 11,
+        maxLines: 4,
+      });
+      height += Math.max(labelHeight, valueHeight + (mono ? 0.8 : 0)) + 3;
+    }
+  }
+  return height;
 }
 
 /** Lays the content of a certificate out on its page (a second one for a long history). */
@@ -95,27 +123,27 @@ export async function renderContent(content: CertificateContent, pageUrl: string
     pageUrl,
   });
   y = await drawNote(doc, y, content.note);
-  const { amended } = content;
+  const { amended, labels, columns, reserves } = content;
   if (amended) y = await drawAmendedWinners(doc, y, content, pageUrl, amended);
-  for (const [i, section] of content.sections.entries()) {
-    // The note leaves its own space below it; later headings keep some from the rows above.
-    if (section.heading !== undefined) y = await drawHeading(doc, i === 0 ? y : y + 4, section.heading);
-    y = await drawRows(doc, y, section.rows);
-  }
 
-  y = await drawHeading(doc, y + 6, amended ? 'Winners as drawn, in draw order' : 'Winners, in draw order');
-  const { columns, reserves } = content;
-  // With reserves to follow, the winners leave room for at least the line that points to them.
-  const winnersBottom = reserves.length > 0 ? TABLE_BOTTOM - 12 : TABLE_BOTTOM;
-  const moreWinners = (hidden: number) => `… and ${hidden} more winners: see ${pageUrl}`;
+  // Who won comes first; the evidence below keeps the room it needs, and winners or reserves
+  // beyond that room are pointed to on the page rather than cut off.
+  // A short history of replacements keeps its room on the first page too.
+  const history = amended ? Math.min(await historyHeight(amended.history), 140) + 3 : 0;
+  const evidence = (await sectionsHeight(content.sections)) + history;
+  const reserveRoom = reserves.length > 0 ? Math.min(reserves.length, 4) * 11.5 + 38 : 0;
+  const winnersBottom = Math.max(y + 60, TABLE_BOTTOM - evidence - reserveRoom - 10);
+  y = await drawHeading(doc, y + 6, amended ? labels.winnersAsDrawn : labels.winners);
+  const moreWinners = (hidden: number) => fill(labels.moreWinners, hidden);
   y = await drawTable(doc, y, columns, content.winners, moreWinners, winnersBottom);
-  const moreReserves = (hidden: number) =>
-    `… and ${hidden} ${hidden < reserves.length ? 'more ' : ''}reserves: see ${pageUrl}`;
-  if (reserves.length > 0 && y + 60 < TABLE_BOTTOM) {
-    y = await drawHeading(doc, y + 6, 'Reserves, in order: each takes the place of a winner who drops out');
-    y = await drawTable(doc, y, columns, reserves, moreReserves);
-  } else if (reserves.length > 0) {
-    y = await drawTable(doc, y, columns, reserves, moreReserves);
+  const moreReserves = (hidden: number) => fill(labels.moreReserves, hidden);
+  if (reserves.length > 0) {
+    y = await drawHeading(doc, y + 6, labels.reserves);
+    y = await drawTable(doc, y, columns, reserves, moreReserves, Math.max(y + 24, TABLE_BOTTOM - evidence));
+  }
+  for (const section of content.sections) {
+    y = section.heading === undefined ? y + 4 : await drawHeading(doc, y + 6, section.heading);
+    y = await drawRows(doc, y, section.rows);
   }
   if (amended) {
     // The history stays on the first page when it fits there; otherwise it gets a page of its own.
@@ -124,7 +152,7 @@ export async function renderContent(content: CertificateContent, pageUrl: string
       doc.addPage();
       y = PAGE.margin;
     }
-    await drawHistory(doc, y + 3, amended.history, pageUrl);
+    await drawHistory(doc, y + 3, amended.history, labels);
   }
   await drawFooter(doc, content.footer);
   doc.end();

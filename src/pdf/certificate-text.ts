@@ -1,3 +1,4 @@
+import { pagesTranslatorFor, type Translate } from '../i18n/catalogue.ts';
 import { DRAND_QUICKNET, DRAND_URL } from '../randomness/sources/drand.source.ts';
 
 const SOURCE_NAMES: Record<string, string> = {
@@ -31,7 +32,11 @@ export function formatUtc(iso: string): string {
 }
 
 /** A published document's log entry (CONTRACT §8), as text: "entry 12 of /log", or why none. */
-export function logEntryText(doc: object, member: 'log_index' | 'seal_log_index'): string {
+export function logEntryText(
+  doc: object,
+  member: 'log_index' | 'seal_log_index',
+  t: Translate = pagesTranslatorFor('en'),
+): string {
   const index = (doc as Record<string, unknown>)[member];
-  return typeof index === 'number' ? `entry ${index} of /log` : 'not in the log';
+  return typeof index === 'number' ? t('log-entry', { index: String(index) }) : t('log-none');
 }

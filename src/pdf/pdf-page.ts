@@ -9,7 +9,7 @@ export const PAGE = { width: 595.28, height: 841.89, margin: 42 };
 export const LEFT = PAGE.margin;
 export const WIDTH = PAGE.width - 2 * PAGE.margin;
 const QR_SIZE = 112;
-const LABEL_WIDTH = 118;
+export const LABEL_WIDTH = 118;
 /** Where tables stop, leaving room for the footer. */
 export const TABLE_BOTTOM = PAGE.height - PAGE.margin - 30;
 

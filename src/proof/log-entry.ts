@@ -5,6 +5,7 @@
 
 import { AMENDMENT_TYPE } from './amendments.ts';
 import { canonicalJsonBytes } from './canonical-json.ts';
+import { certificateLeafData, isCertificateDigest } from './certificate-entry.ts';
 import type { Sha256 } from './digest.ts';
 import { ALGORITHM } from './draw-v1.ts';
 import { bytesEqual, fromBase64url, toBase64url, toHex } from './hex.ts';
@@ -53,6 +54,14 @@ export function leafDataOf(signed: unknown): Uint8Array {
   return canonicalJsonBytes(signed);
 }
 
+/**
+ * The leaf data a signed object is appended with: its own bytes, except a certificate too long for
+ * an entry bundle, which is logged as its digest (certificate-entry.ts, CONTRACT §16).
+ */
+export function loggedLeafData(kind: LogEntryKind, signed: unknown): Uint8Array {
+  return kind === 'certificate' && isRecord(signed) ? certificateLeafData(signed) : leafDataOf(signed);
+}
+
 /** The `kind` a signed object is logged as, or null when it is none of them. */
 export function kindOf(obj: unknown): LogEntryKind | null {
   if (!isRecord(obj)) return null;
@@ -61,6 +70,7 @@ export function kindOf(obj: unknown): LogEntryKind | null {
   if (obj.type === RESULT_ENTRY_TYPE) return 'result';
   if (obj.type === AMENDMENT_TYPE) return 'amendment';
   if (obj.algorithm === ALGORITHM || obj.algorithm === ALGORITHM_V2) return 'certificate';
+  if (isCertificateDigest(obj)) return 'certificate';
   return null;
 }
 
@@ -77,9 +87,10 @@ export type ReadEntry = { ok: true; object: Record<string, unknown> } | { ok: fa
 
 /**
  * The object in an entry's leaf data, checked to be exactly its own canonical form (so one object
- * has one leaf) and of the kind the log says.
+ * has one leaf) and of the kind the log says; without `kind` (an entry bundle names none), of any
+ * kind a log holds.
  */
-export function readLogEntry(leafData: Uint8Array, kind: string, id?: string): ReadEntry {
+export function readLogEntry(leafData: Uint8Array, kind?: string, id?: string): ReadEntry {
   let object: unknown;
   try {
     object = JSON.parse(decoder.decode(leafData));
@@ -97,7 +108,8 @@ export function readLogEntry(leafData: Uint8Array, kind: string, id?: string): R
     return { ok: false, problem: 'its leaf data is not RFC 8785 canonical JSON' };
   }
   const actual = kindOf(object);
-  if (actual !== kind)
+  if (actual === null && kind === undefined) return { ok: false, problem: 'it holds no known object' };
+  if (actual === null || (kind !== undefined && actual !== kind))
     return { ok: false, problem: `it is logged as ${kind} but holds ${actual ?? 'no known object'}` };
   if (id !== undefined && entryIdOf(object, actual) !== id) {
     return {

@@ -5,6 +5,7 @@
 // checkpoint they cosigned must be one the fresh checkpoint extends.
 // Pure, so `tyche verify`, tyche-verify.mjs and the pages decide the same way.
 
+import { certificateLeafForms } from './certificate-entry.ts';
 import { type Checkpoint, openCheckpoint } from './checkpoint.ts';
 import { COSIGNATURE_ED25519, verifyCosignatures } from './cosignature.ts';
 import type { Sha256 } from './digest.ts';
@@ -101,6 +102,27 @@ function inclusionProblem(
   return verifyInclusion(leafHash(leafData, sha256), i, at.size, path, at.root, sha256)
     ? null
     : `entry ${i} is not this object in the log of size ${at.size}`;
+}
+
+/**
+ * Inclusion of an object as the log holds it: itself, or for a certificate too long for an entry
+ * bundle its digest — or, in a log written before digests, the long certificate whole.
+ */
+function loggedInclusionProblem(
+  what: LoggedWhat,
+  object: Record<string, unknown>,
+  index: unknown,
+  proof: unknown,
+  at: Checkpoint,
+  sha256: Sha256,
+): string | null {
+  const forms = what === 'certificate' ? certificateLeafForms(object) : [leafDataOf(object)];
+  let problem: string | null = null;
+  for (const form of forms) {
+    problem = inclusionProblem(form, index, proof, at, sha256);
+    if (problem === null) return null;
+  }
+  return problem;
 }
 
 /**
@@ -299,7 +321,7 @@ export function checkLogEvidence(e: LogEvidence): LogVerdict {
     const outside =
       index === undefined && missing
         ? missing
-        : inclusionProblem(leafDataOf(object), index, proof, at, e.sha256);
+        : loggedInclusionProblem(what, object, index, proof, at, e.sha256);
     const tag = name.replaceAll(' ', '-');
     checks.push(
       makeCheck(

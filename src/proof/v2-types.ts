@@ -30,6 +30,11 @@ export interface SealBody {
     /** A stable random pseudonym of the owning account, never its Telegram id. */
     owner: string;
     created_at: string;
+    /**
+     * SHA-256 hex of the terms' UTF-8 bytes, or null when the giveaway has none (CONTRACT §14).
+     * Absent from seals made before terms were committed: absent is not null (proof/terms.ts).
+     */
+    terms_sha256?: string | null;
   };
   entrants: { count: number; root: string };
   sealed_at: string;

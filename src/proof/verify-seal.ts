@@ -6,6 +6,7 @@ import { QUICKNET } from './drand.ts';
 import { sealRoundProblem } from './draw-v2.ts';
 import { type Check, HEX32, isCount, isRecord, makeCheck } from './report.ts';
 import { objectHashProblem, objectSignatureProblem } from './signed-object.ts';
+import { termsFormatProblem } from './terms.ts';
 import { type DrandChainInfo, SEAL_TYPE, type Seal } from './v2-types.ts';
 
 export const V2_LABELS = {
@@ -54,6 +55,8 @@ export function sealFormatProblem(seal: unknown, at = ''): string | null {
   if (!Number.isSafeInteger(g.reserve_count) || (g.reserve_count as number) < 0) {
     return `${at}giveaway.reserve_count is not a non-negative integer`;
   }
+  const terms = termsFormatProblem(g, at);
+  if (terms !== null) return terms;
   const e = seal.entrants;
   if (!isRecord(e) || !isCount(e.count)) return `${at}entrants.count is not a positive integer`;
   if (!isHex32(e.root)) return `${at}entrants.root is not 64 lower-case hex`;
@@ -108,7 +111,7 @@ export function sealBeaconChecks(
       checkOf(
         'seal-rounds',
         sealRoundProblem(seal, chain),
-        `round ${seal.beacon.round} (${seal.beacon.round_at}) comes after after_round ${seal.beacon.after_round} and sealed_at ${seal.sealed_at} by at least 2 rounds`,
+        `round ${seal.beacon.round} (due ${seal.beacon.round_at}) is at least 2 rounds after the newest round at sealing (${seal.beacon.after_round}) and after the seal's time (${seal.sealed_at})`,
       ),
     ],
   };

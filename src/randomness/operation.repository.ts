@@ -3,10 +3,10 @@ import { insertInChunks } from '../store/chunked-insert.ts';
 import type { Slot } from '../store/prepared-query.ts';
 import { prepareBatchedWrite, prepareQuery } from '../store/prepared-query.ts';
 import type { Database, OperationsTable } from '../store/schema.ts';
-import { createCountedRecord, type Meter } from './counted-record.repository.ts';
+import { createCountedRecords, type Spend } from './counted-record.repository.ts';
 import { baseOf } from './operation-ids.ts';
 
-export type { Meter } from './counted-record.repository.ts';
+export type { Spend } from './counted-record.repository.ts';
 
 /** One request's record; `operation_count` defaults to 1 (a draw, or a row from before 009). */
 export type OperationRow = Insertable<OperationsTable>;
@@ -30,7 +30,7 @@ export function createOperationRepository(db: Kysely<Database>) {
       operation_count: slot('operation_count'),
     });
   const insertRecord = prepareBatchedWrite(db, recordStatement);
-  const countAndRecord = createCountedRecord(db, recordStatement);
+  const insertCounted = createCountedRecords(db, recordStatement);
   // The id itself (a record's first id, a draw's, or a row from before 009) or its base.
   const findEither = prepareQuery(db, (slot) =>
     db
@@ -46,11 +46,12 @@ export function createOperationRepository(db: Kysely<Database>) {
     },
 
     /**
-     * The daily-limit count and the record of one request, committed together (counted-record.repository.ts).
-     * The new count, or undefined when the limit was reached and nothing was written.
+     * The record of one request with its count (the place `spend` names in its block), committed
+     * together in group commit (counted-record.repository.ts). Resolves once committed, to the
+     * key's requests today with this one.
      */
-    async insertCounted(row: Required<OperationRow>, meter: Meter): Promise<number | undefined> {
-      return countAndRecord(row, meter);
+    insertCounted(row: Required<OperationRow>, spend: Spend): Promise<number> {
+      return insertCounted(row, spend);
     },
 
     async insertMany(rows: OperationRow[], trx: Kysely<Database> = db): Promise<void> {

@@ -2,7 +2,7 @@ import type { Clock } from '../shared/clock.ts';
 import { AppError } from '../shared/errors.ts';
 import type { Cascade } from './cascade.ts';
 import { createChaChaStream } from './chacha-stream.ts';
-import type { Meter, OperationRepository, OperationRow } from './operation.repository.ts';
+import type { OperationRepository, OperationRow, Spend } from './operation.repository.ts';
 import { newBaseId, operationIds } from './operation-ids.ts';
 import type { Material } from './pool.ts';
 import type { ResultSigning, Signed } from './result-signing.ts';
@@ -27,10 +27,11 @@ export interface OperationContext {
   xRequestId: string;
   endpoint: string;
   /**
-   * Counts the request with its record, in one transaction; given by the HTTP layer for the
-   * random endpoints. `accept` gets the new count (undefined: the limit was reached, 429).
+   * The place this request holds in its key's daily allowance, given by the HTTP layer for the
+   * random endpoints: it is spent in the commit of the record, and `counted` is told after it
+   * with the key's requests today.
    */
-  meter?: (Meter & { accept(count: number | undefined): void }) | undefined;
+  meter?: (Spend & { counted(requestsToday: number): void }) | undefined;
 }
 
 /**
@@ -92,7 +93,7 @@ export function createRandomService({ cascade, operations, clock, budgetMs, sign
       await operations.insert(row(ctx, op, count));
       return;
     }
-    ctx.meter.accept(await operations.insertCounted(row(ctx, op, count), ctx.meter));
+    ctx.meter.counted(await operations.insertCounted(row(ctx, op, count), ctx.meter));
   }
 
   /**
@@ -112,10 +113,9 @@ export function createRandomService({ cascade, operations, clock, budgetMs, sign
       return response;
     }
     if (!signing) throw new Error('signed results need a signing key (createRandomService without signing)');
-    const outcome = await signing.issue(row(ctx, op, count), ctx.meter, response);
-    if (ctx.meter) ctx.meter.accept(outcome.count);
-    // Without a meter the transaction always writes; with one, accept() refused an unwritten result.
-    return outcome.signed!;
+    const { signed, requestsToday } = await signing.issue(row(ctx, op, count), ctx.meter, response);
+    if (ctx.meter && requestsToday !== undefined) ctx.meter.counted(requestsToday);
+    return signed;
   }
 
   return {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { createResultSerialRepository } from '../accounts/result-serial.repository.ts';
+import { createUsageLeaseRepository } from '../accounts/usage-lease.repository.ts';
 import { resultEntryBody } from '../proof/result-entry.ts';
 import { type SignedBlock, type SignedFields, signedResultBody } from '../proof/signed-result.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -7,7 +8,7 @@ import { sealCertificate } from '../signing/certificate-crypto.ts';
 import { checkLease, type Signer } from '../signing/signer.ts';
 import type { Database } from '../store/schema.ts';
 import { createUnitOfWork } from '../store/unit-of-work.ts';
-import { createCountInTransaction, type Meter, type RecordRow } from './counted-record.repository.ts';
+import type { RecordRow, Spend } from './counted-record.repository.ts';
 import type { OperationRepository } from './operation.repository.ts';
 import { createSignedResultRepository } from './signed-result.repository.ts';
 
@@ -46,10 +47,14 @@ interface Deps {
  */
 export function createResultSigning({ db, operations, signer, clock, log }: Deps) {
   const results = createSignedResultRepository(db);
-  const countIn = createCountInTransaction(db);
+  const leases = createUsageLeaseRepository(db);
   // The count's statement is prepared once, on the pool, and runs in each transaction.
   const uow = createUnitOfWork(db, (trx) => ({
-    count: (meter: Meter) => countIn(meter, trx),
+    /** The request's count: its place spent; the key's requests today after it. */
+    spend: async (spend: Spend) => {
+      if (!(await leases.spend(spend, 1, trx))) throw new Error('the quota block does not hold this place');
+      return leases.requestsToday(spend, trx);
+    },
     record: (row: RecordRow) => operations.insertMany([row], trx),
     results: createSignedResultRepository(trx),
     accounts: createResultSerialRepository(trx),
@@ -70,19 +75,18 @@ export function createResultSigning({ db, operations, signer, clock, log }: Deps
 
   return {
     /**
-     * Records the request (counting it with `meter` when given) and returns `response` signed.
-     * `count` is undefined, and nothing is written, when the daily limit was reached.
+     * Records the request (spending the place `spend` names in its block, when given: the
+     * request's count, with the key's requests today after it) and returns `response` signed.
      */
     async issue<T extends Record<string, unknown>>(
       record: RecordRow,
-      meter: Meter | undefined,
+      spend: Spend | undefined,
       response: T,
-    ): Promise<{ count: number | undefined; signed?: Signed<T> }> {
+    ): Promise<{ signed: Signed<T>; requestsToday?: number }> {
       // Loaded before the transaction: loading may write (a new key and its log entry).
       const key = await signer.current();
       const outcome = await uow.run(async (tx) => {
-        const count = meter ? await tx.count(meter) : undefined;
-        if (meter && count === undefined) return { count };
+        const requestsToday = spend ? await tx.spend(spend) : undefined;
         await tx.record(record);
         const { serial, issuedAt } = await tx.results.nextSerial(clock.now().getTime());
         // Dated within the key's lease, so never after the key's retirement (signing/signer.ts).
@@ -108,7 +112,7 @@ export function createResultSigning({ db, operations, signer, clock, log }: Deps
           issuedAt,
           result: JSON.stringify(signed),
         });
-        return { count, signed };
+        return { signed, requestsToday };
       });
       await purge(clock.now().getTime());
       return outcome;

@@ -63,13 +63,17 @@ export const DEFAULT_TIMEOUTS: PostgresTimeouts = { connectMs: 5000, statementMs
  */
 export const MIGRATION_TIMEOUTS = { statementMs: 900_000, lockMs: 30_000 };
 
+/** Connections a pool keeps at most when not told (TYCHE_DB_POOL_SIZE sets it for the server). */
+const POOL_SIZE = 10;
+
 export function openPostgres(
   url: string,
   timeouts: PostgresTimeouts = DEFAULT_TIMEOUTS,
+  poolSize = POOL_SIZE,
 ): { db: Kysely<Database>; pool: pg.Pool } {
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    max: poolSize,
     types,
     connectionTimeoutMillis: timeouts.connectMs,
     // The server cancels a slow statement itself; the client-side limit below covers a server

@@ -44,29 +44,24 @@ export function prepareQuery<R>(
 
 interface Pending {
   run: (handle: Kysely<Database>) => Promise<QueryResult<unknown>>;
-  /** Several statements that must commit together even when run alone. */
-  atomic: boolean;
   resolve: (result: QueryResult<unknown>) => void;
   reject: (error: unknown) => void;
 }
 
 /**
- * Group commit: the hot-path writes of every request that reaches them in one turn of the event
- * loop (daily-limit counts, operations records) run in one transaction, so a commit (and, on
- * SQLite, each page the WAL takes) is paid once per batch instead of once per statement. A
- * statement still resolves only after its commit, so an answer never gets ahead of its write.
- * When one statement fails it takes its batch's transaction with it: the batch then runs again
- * item by item, so only its own request sees the error. An item of several statements (a daily-
- * limit count and the record it pays for) always commits as one.
+ * Group commit for single statements outside the hot path of the random endpoints (daily-limit
+ * counts of the other endpoints, records written without a count): the statements that reach
+ * it in one turn of the event loop run in one transaction, so a commit (and, on SQLite, each page
+ * the WAL takes) is paid once per batch instead of once per statement. A statement still
+ * resolves only after its commit, so an answer never gets ahead of its write. When one statement
+ * fails it takes its batch's transaction with it: the batch then runs again item by item, so
+ * only its own request sees the error. (The random endpoints' records and counts have a batcher
+ * of their own, store/group-commit.ts, that writes a batch as one statement on PostgreSQL.)
  */
 function createBatcher(db: Kysely<Database>) {
   let pending: Pending[] = [];
 
-  const alone = (item: Pending) =>
-    (item.atomic ? db.transaction().execute((trx) => item.run(trx)) : item.run(db)).then(
-      item.resolve,
-      item.reject,
-    );
+  const alone = (item: Pending) => item.run(db).then(item.resolve, item.reject);
 
   const flush = async () => {
     const batch = pending;
@@ -87,26 +82,14 @@ function createBatcher(db: Kysely<Database>) {
     }
   };
 
-  return <R>(
-    run: (handle: Kysely<Database>) => Promise<QueryResult<R>>,
-    atomic = false,
-  ): Promise<QueryResult<R>> =>
+  return <R>(run: (handle: Kysely<Database>) => Promise<QueryResult<R>>): Promise<QueryResult<R>> =>
     new Promise((resolve, reject) => {
       if (pending.length === 0) setImmediate(flush);
-      pending.push({ run, atomic, resolve: resolve as Pending['resolve'], reject });
+      pending.push({ run, resolve: resolve as Pending['resolve'], reject });
     });
 }
 
 const batchers = new WeakMap<Kysely<Database>, ReturnType<typeof createBatcher>>();
-
-function batcherOf(db: Kysely<Database>) {
-  let batch = batchers.get(db);
-  if (!batch) {
-    batch = createBatcher(db);
-    batchers.set(db, batch);
-  }
-  return batch;
-}
 
 /** A prepared write that joins the group commit of `db` (see createBatcher). */
 export function prepareBatchedWrite<R>(
@@ -114,14 +97,11 @@ export function prepareBatchedWrite<R>(
   build: (slot: Slot) => Compilable<R>,
 ): (values: Record<string, unknown>) => Promise<QueryResult<R>> {
   const query = prepareQuery(db, build);
-  const join = batcherOf(db);
-  return (values) => join((handle) => query(values, handle));
-}
-
-/** Prepared statements run in order as one item of the group commit, committing together. */
-export function joinGroupCommit<R>(
-  db: Kysely<Database>,
-  run: (handle: Kysely<Database>) => Promise<QueryResult<R>>,
-): Promise<QueryResult<R>> {
-  return batcherOf(db)(run, true);
+  let join = batchers.get(db);
+  if (!join) {
+    join = createBatcher(db);
+    batchers.set(db, join);
+  }
+  const batch = join;
+  return (values) => batch((handle) => query(values, handle));
 }

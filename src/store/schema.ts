@@ -10,6 +10,7 @@ import type {
   WitnessKeyTable,
   WitnessLogsTable,
 } from './log-schema.ts';
+import type { GiveawayTermsTable, LogOwnerEntriesTable } from './terms-schema.ts';
 import type { TimestampsTable } from './timestamp-schema.ts';
 
 /**
@@ -20,6 +21,7 @@ export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   usage_daily: UsageDailyTable;
+  usage_leases: UsageLeasesTable;
   operations: OperationsTable;
   giveaways: GiveawaysTable;
   participants: ParticipantsTable;
@@ -53,6 +55,8 @@ export interface Database {
   timestamps: TimestampsTable;
   amendments: AmendmentsTable;
   winner_claims: WinnerClaimsTable;
+  giveaway_terms: GiveawayTermsTable;
+  log_owner_entries: LogOwnerEntriesTable;
 }
 
 export interface AccountsTable {
@@ -84,7 +88,18 @@ export interface ApiKeysTable {
 export interface UsageDailyTable {
   key_id: string;
   day: string;
+  /** Requests counted one at a time, plus every block the `usage_leases` rows hold (migration 019). */
   count: Generated<number>;
+}
+
+/** A block of a key's daily allowance held by one process (migration 019). */
+export interface UsageLeasesTable {
+  key_id: string;
+  day: string;
+  holder: string;
+  granted: number;
+  used: Generated<number>;
+  leased_at: number;
 }
 
 export interface OperationsTable {
@@ -133,6 +148,8 @@ export interface GiveawaysTable {
   join_challenge: Generated<number>;
   /** How long each winner has to claim, in ms; null: no deadline (migration 017). */
   claim_within: number | null;
+  /** SHA-256 hex of the terms in giveaway_terms, null when none (migration 018): what the seal commits to. */
+  terms_sha256: string | null;
 }
 
 /** An entrant's row as joined; an excluded entrant keeps these columns when the seal moves it out. */

@@ -39,6 +39,8 @@ export interface StoreOptions {
   TYCHE_DB_STATEMENT_TIMEOUT_MS?: number;
   TYCHE_DB_MIGRATION_TIMEOUT_MS?: number;
   TYCHE_DB_MIGRATION_LOCK_TIMEOUT_MS?: number;
+  /** PostgreSQL connections this process keeps at most. */
+  TYCHE_DB_POOL_SIZE?: number;
 }
 
 /** The store could not be opened or reached; the message is one line naming the setting to check. */
@@ -54,7 +56,7 @@ export function openStore(options: StoreOptions): Store {
   if (options.DATABASE_URL) {
     const url = options.DATABASE_URL;
     const location = redactUrl(url);
-    const { db } = openPostgres(url, timeouts);
+    const { db } = openPostgres(url, timeouts, options.TYCHE_DB_POOL_SIZE);
     // Migrations may rewrite large tables: they get a pool of their own with limits of their own.
     const migration: Required<PostgresTimeouts> = {
       connectMs: timeouts.connectMs,

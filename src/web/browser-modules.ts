@@ -12,10 +12,14 @@ export interface BrowserScript {
 }
 
 export const VERIFY_SCRIPT_URL = `${ASSET_PREFIX}verify/verify-button.js`;
+/** Every public page's small script: local times beside UTC, the sealed page's countdown. */
+export const PAGE_SCRIPT_URL = `${ASSET_PREFIX}page.js`;
 
 export const BROWSER_SCRIPTS: readonly BrowserScript[] = [
   { url: VERIFY_SCRIPT_URL, entry: 'web/verify-page.client.ts' },
+  { url: PAGE_SCRIPT_URL, entry: 'web/page.client.ts' },
   { url: `${ASSET_PREFIX}verify/receipt-page.js`, entry: 'web/receipt-page.client.ts' },
+  { url: `${ASSET_PREFIX}app/app.js`, entry: 'web/app/app.client.ts' },
 ];
 
 /** Where the standalone verifier is served (CONTRACT §1), and its entry file. */

@@ -84,3 +84,24 @@ export function fillTimestampLines(tokens: readonly TokenVerdict[] = []): void {
     shown.className = state.className;
   }
 }
+
+/**
+ * The page's own words for its script, rendered by the server in the page's language as a JSON
+ * block (`<script type="application/json" id="page-text">`), each with `{name}` slots to fill.
+ */
+export function pageText<K extends string>(
+  fallback: Record<K, string>,
+): (key: K, vars?: Record<string, string | number>) => string {
+  let given: Partial<Record<K, string>> = {};
+  try {
+    given = JSON.parse(document.getElementById('page-text')?.textContent ?? '{}') as Partial<
+      Record<K, string>
+    >;
+  } catch {
+    given = {};
+  }
+  return (key, vars = {}) =>
+    (given[key] ?? fallback[key]).replace(/\{([a-zA-Z]+)\}/g, (slot, name: string) =>
+      name in vars ? String(vars[name]) : slot,
+    );
+}

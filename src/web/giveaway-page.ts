@@ -1,153 +1,142 @@
 import { type Html, html, layout } from '../edge/html.ts';
+import type { EntrantSeries } from '../giveaways/results/entrant-series.ts';
 import type { PublicGiveaway } from '../giveaways/results/public-giveaway.ts';
-import { QUICKNET } from '../proof/drand.ts';
+import { amendmentsOf } from '../proof/amendment-history.ts';
 import { KEYS_PATH } from '../proof/keys-path.ts';
-import { OPERATOR_TRUST_LABEL } from '../proof/report.ts';
 import type { TokenVerdict } from '../proof/timestamp/timestamp-evidence.ts';
-import type { Seal } from '../proof/v2-types.ts';
-import { hex, logEntry, PAGE_STYLE, time } from './page-parts.ts';
-import { timestampLines } from './timestamp-lines.ts';
+import { PAGE_SCRIPT_URL } from './browser-modules.ts';
+import { CHART_STYLE, entrantChart } from './entrant-chart.ts';
+import { sealSection } from './giveaway-page-seal.ts';
+import { type AnyCertificate, type FirstNames, resultsSection } from './giveaway-results.ts';
+import { organizerRow } from './organizer-link.ts';
+import { languageSwitch, localeFor, type PageLocale, pageHref } from './page-language.ts';
+import { PAGE_STYLE, time } from './page-parts.ts';
+import { termsSection } from './terms-section.ts';
+import { TIMELINE_STYLE, type TimelineStep, timeline } from './timeline.ts';
 
-const STATUS_TEXT: Record<PublicGiveaway['status'], string> = {
-  active: 'Open for entries',
-  sealing: 'Entries closed: checking the entrants before the seal',
-  sealed: 'Sealed: waiting for the drand round',
-  completed: 'Drawn',
-};
-
-export function chainLabel(chainHash: string): Html {
-  return chainHash === QUICKNET.hash
-    ? html`League of Entropy quicknet (<code class="mono">${chainHash}</code>)`
-    : html`chain <code class="mono">${chainHash}</code>`;
-}
-
-/** Where anyone reads a round from the relay the server uses: the same URL the pages' scripts fetch. */
-export function roundUrl(relay: string, chainHash: string, round: number): string {
-  return `${relay.replace(/\/+$/, '')}/${chainHash}/public/${round}`;
-}
-
-function entriesSection(g: PublicGiveaway): Html {
-  const closes = g.ends_at
-    ? html`${time(g.ends_at)}`
-    : html`no closing time set: entries close when the owner seals or draws the giveaway`;
+function entriesSection(g: PublicGiveaway, l: PageLocale): Html {
+  const { t } = l;
+  const closes = g.ends_at ? html`${time(g.ends_at)}` : html`${t('g-closes-unset')}`;
+  const spec = html`<a href="${pageHref(l, '/docs/draw-algorithm')}">${g.algorithm}</a>`;
   const mode =
     g.draw_mode === 'verifiable'
-      ? html`Verifiable (<a href="/docs/draw-algorithm">${g.algorithm}</a>): the entrant list is sealed, then drawn from a public drand round that did not exist yet`
-      : html`Instant (<a href="/docs/draw-algorithm">${g.algorithm}</a>): ${OPERATOR_TRUST_LABEL}`;
-  return html`<section aria-labelledby="entries-heading"><h2 id="entries-heading">Entries</h2><dl>
-<dt>Status</dt><dd><span class="badge" data-status="${g.status}">${STATUS_TEXT[g.status]}</span></dd>
-<dt>Entrants</dt><dd data-entrants-count>${g.entrants_count}</dd>
-<dt>Winners</dt><dd>${g.winners_count}${g.reserve_count > 0 ? html`, then ${g.reserve_count} reserve${g.reserve_count === 1 ? '' : 's'} in order` : ''}</dd>
-<dt>Created (UTC)</dt><dd>${time(g.created_at)}</dd>
-<dt>Entries close (UTC)</dt><dd>${closes}</dd>
-<dt>Draw</dt><dd>${mode}</dd>
-${conditionRows(g)}</dl></section>`;
+      ? html`${t('g-mode-verifiable')} (${spec}): ${t('g-mode-verifiable-how')}`
+      : html`${t('g-mode-instant')} (${spec}): ${t('operator-trust')}`;
+  const reserves = g.reserve_count > 0 ? `, ${t('g-then-reserves', { reserves: g.reserve_count })}` : '';
+  return html`<section aria-labelledby="entries-heading"><h2 id="entries-heading">${t('g-entries-heading')}</h2><dl>
+<dt>${t('g-status')}</dt><dd><span class="badge" data-status="${g.status}">${t(`g-status-${g.status}`)}</span></dd>
+<dt>${t('g-entrants')}</dt><dd data-entrants-count>${g.entrants_count}</dd>
+<dt>${t('g-winners')}</dt><dd>${g.winners_count}${reserves}</dd>
+<dt>${t('g-created')}</dt><dd>${time(g.created_at)}</dd>
+<dt>${t('g-closes')}</dt><dd>${closes}</dd>
+<dt>${t('g-draw')}</dt><dd>${mode}</dd>
+${conditionRows(g, l)}${organizerRow(g.owner)}</dl></section>`;
 }
-
-const EXCLUSION_TEXT: Record<string, string> = {
-  left_required_channel: 'had left a required channel when the list was sealed',
-};
 
 /** Channel conditions, and how many entrants the seal left out for not meeting them, and why. */
-function conditionRows(g: PublicGiveaway): Html | string {
+function conditionRows(g: PublicGiveaway, { t }: PageLocale): Html | string {
   if (g.conditions.length === 0 && g.excluded.length === 0) return '';
   const channels = g.conditions.map((c) => c.channel).join(', ');
+  const reason = (r: string, count: number) =>
+    r === 'left_required_channel' ? t('g-excluded-left-channel', { count }) : `${count} ${r}`;
   const excluded = g.excluded.map(
-    (e) => html`<li data-excluded="${e.reason}">${e.count} ${EXCLUSION_TEXT[e.reason] ?? e.reason}</li>`,
+    (e) => html`<li data-excluded="${e.reason}">${reason(e.reason, e.count)}</li>`,
   );
-  return html`<dt>Entrants must be members of</dt><dd data-conditions>${channels}: checked at joining and again before the seal</dd>
-${g.excluded.length > 0 ? html`<dt>Excluded at the seal</dt><dd><ul>${excluded}</ul></dd>` : ''}`;
+  return html`<dt>${t('g-conditions')}</dt><dd data-conditions>${channels}: ${t('g-conditions-when')}</dd>
+${g.excluded.length > 0 ? html`<dt>${t('g-excluded')}</dt><dd><ul>${excluded}</ul></dd>` : ''}`;
 }
 
-/** What the page knows beyond the public giveaway: whether an outside party backs the seal's time. */
-export interface SealEvidence {
-  /** A witness cosigned a checkpoint holding the seal before its round (CONTRACT §8, §13). */
-  sealWitnessed?: boolean;
-  /** The seal's RFC 3161 tokens as this server checked them (timestamp-lines.ts); a valid one dates it before the round. */
-  sealTokens?: TokenVerdict[];
+/** What the page shows beyond the public giveaway, each read by the route when there is one. */
+export interface GiveawayPageExtras {
+  /** The published certificate once drawn: its winners and reserves go at the top. */
+  certificate?: AnyCertificate;
+  /** Winners' first names (for those without a username). */
+  firstNames?: FirstNames;
+  series?: EntrantSeries;
 }
 
-/** Says the server could not know the winners only when someone outside the server backs the seal's time. */
-function sealClaim(seal: Seal, witnessed: boolean, timestamped: boolean): Html {
-  const b = seal.beacon;
-  const sealed = html`The list of ${seal.entrants.count} entrants was sealed on ${time(seal.sealed_at)} and committed to drand
-round ${b.round}, due on ${time(b.round_at)}.`;
-  const outside = witnessed
-    ? 'an outside witness saw it before the round'
-    : 'a time-stamping authority outside this server dated it before the round';
-  return witnessed || timestamped
-    ? html`<p class="notice public" data-seal-claim="${witnessed ? 'witnessed' : 'timestamped'}">${sealed} The seal was published before that round existed, and ${outside}, so nobody — the owner or this server — could know the winners when it was made, and no entrant
-can be added or removed since.</p>`
-    : html`<p class="notice" data-seal-claim="operator">${sealed} The owner could not know the winners when the list was sealed, and
-no entrant can be added or removed since. Warning: the seal's time rests on this server's word (no outside witness or valid timestamp yet).</p>`;
+function steps(g: PublicGiveaway, certificate: AnyCertificate | undefined): TimelineStep[] {
+  const list: TimelineStep[] = [{ key: 'timeline-created', at: g.created_at, done: true }];
+  if (g.draw_mode === 'verifiable') {
+    const round = g.seal?.beacon.round;
+    list.push({ key: 'timeline-sealed', at: g.seal?.sealed_at ?? g.ends_at, done: g.seal !== null });
+    list.push({
+      key: round === undefined ? 'timeline-round-unknown' : 'timeline-round',
+      at: g.seal?.beacon.round_at ?? null,
+      done: g.status === 'completed',
+      vars: round === undefined ? undefined : { round },
+    });
+  }
+  const drawnAt = certificate?.drawn_at ?? null;
+  list.push({ key: 'timeline-drawn', at: drawnAt, done: g.status === 'completed' });
+  for (const a of amendmentsOf(certificate)) {
+    list.push({ key: 'timeline-amended', at: a.amended_at, done: true, vars: { sequence: a.sequence } });
+  }
+  return list;
 }
 
-function sealSection(g: PublicGiveaway, seal: Seal, evidence: SealEvidence): Html {
-  const b = seal.beacon;
-  return html`<section aria-labelledby="seal-heading" id="seal"><h2 id="seal-heading">The seal</h2>
-${sealClaim(seal, evidence.sealWitnessed === true, evidence.sealTokens?.some((t) => t.ok) === true)}
-<dl>
-<dt>Seal</dt><dd><code class="mono">${seal.seal_id}</code></dd>
-<dt>Entrants</dt><dd>${seal.entrants.count}</dd>
-<dt>Entrants root</dt><dd>${hex(seal.entrants.root)}</dd>
-<dt>Sealed at (UTC)</dt><dd>${time(seal.sealed_at)}</dd>
-<dt>Committed round</dt><dd>round <strong data-committed-round>${b.round}</strong> of ${chainLabel(b.chain_hash)}</dd>
-<dt>Round due (UTC)</dt><dd>${time(b.round_at)} · <a href="${roundUrl(g.drand.relay, b.chain_hash, b.round)}">the round at the relay</a></dd>
-<dt>Newest round at sealing</dt><dd>round ${b.after_round}, randomness ${hex(b.after_randomness)}</dd>
-<dt>Owner (pseudonym)</dt><dd><code class="mono">${seal.giveaway.owner}</code></dd>
-<dt>Seal hash</dt><dd>${hex(seal.hash)}</dd>
-<dt>Signature</dt><dd>${seal.signature.alg} by key <a href="${KEYS_PATH}"><code>${seal.signature.kid}</code></a></dd>
-<dt>Signature value</dt><dd>${hex(seal.signature.value)}</dd>
-<dt>Transparency log</dt><dd>${g.log_index === null ? html`<span class="muted">not logged yet</span>` : logEntry(g, 'log_index')}</dd>
-<dt>Timestamps (RFC 3161)</dt><dd>${timestampLines(g.seal_timestamps, 'seal', evidence.sealTokens)}</dd>
-</dl>
-<p>Keep a copy: <a href="/g/${g.public_id}.json" type="application/json">this giveaway with its signed seal (JSON)</a>.</p>
-</section>`;
-}
-
-function resultSection(g: PublicGiveaway): Html | string {
-  if (g.status === 'completed' && g.verify_url) {
-    return html`<section aria-labelledby="result-heading"><h2 id="result-heading">Result</h2>
-<p>The giveaway has been drawn. <a href="${g.verify_url}" data-certificate-link>See the winners and check the draw (certificate <code>${g.certificate_id}</code>)</a>.</p>
-${g.certificate_log_index === null ? '' : html`<p>The certificate is ${logEntry({ log_index: g.certificate_log_index }, 'log_index')} (the transparency log).</p>`}
-${g.draw_mode === 'instant' ? html`<p class="notice">An instant draw: ${OPERATOR_TRUST_LABEL}.</p>` : ''}</section>`;
+/** While sealed: when the round is due, counted down by the page's script, which reloads after the draw. */
+function waitingSection(g: PublicGiveaway, { t }: PageLocale): Html | string {
+  if (g.status === 'sealed' && g.seal) {
+    const b = g.seal.beacon;
+    return html`<section class="panel" aria-labelledby="wait-heading" id="draw-countdown" data-round-at="${b.round_at}" data-giveaway-json="/g/${g.public_id}.json">
+<h2 id="wait-heading">${t('g-wait-heading')}</h2>
+<p>${t('g-wait-round', { round: b.round })} ${time(b.round_at)}.</p>
+<p class="countdown" aria-live="polite" data-countdown hidden></p>
+<p class="muted" data-countdown-note>${t('g-wait-reload')}</p></section>`;
   }
   if (g.status === 'sealing') {
-    return html`<section aria-labelledby="result-heading"><h2 id="result-heading">Result</h2>
-<p>Not drawn yet: entries are closed, and each entrant is being checked again against the channels this giveaway requires. Then the list is sealed by itself and committed to a future drand round; reload this page in a minute.</p></section>`;
-  }
-  if (g.status === 'sealed') {
-    return html`<section aria-labelledby="result-heading"><h2 id="result-heading">Result</h2>
-<p>Not drawn yet: the draw happens by itself once round ${g.seal?.beacon.round ?? ''} is published. Reload this page after ${g.seal ? time(g.seal.beacon.round_at) : ''}.</p></section>`;
+    return html`<section class="panel" aria-labelledby="wait-heading"><h2 id="wait-heading">${t('g-wait-heading')}</h2>
+<p>${t('g-sealing')}</p></section>`;
   }
   return '';
 }
 
-function receiptSection(g: PublicGiveaway): Html {
-  return html`<section aria-labelledby="receipt-heading" class="panel"><h2 id="receipt-heading">Did you enter?</h2>
-<p>Your receipt link (sent when you joined) opens <a href="${g.receipt_url}">the receipt page</a>, which checks in your browser that
-your entry is in the sealed list and, after the draw, whether you won. Your receipt code stays in your browser.</p></section>`;
+function receiptSection(g: PublicGiveaway, l: PageLocale): Html {
+  const { t } = l;
+  return html`<section aria-labelledby="receipt-heading" class="panel"><h2 id="receipt-heading">${t('g-receipt-heading')}</h2>
+<p>${t('g-receipt-text-before')} <a href="${pageHref(l, `/g/${g.public_id}/receipt`)}">${t('g-receipt-link')}</a>${t('g-receipt-text-after')}</p></section>`;
 }
 
-export function renderGiveawayPage(g: PublicGiveaway, evidence: SealEvidence = {}): string {
-  const body = html`<main>
-<header><p class="eyebrow">Tyche giveaway</p><h1>${g.title}</h1>
+export function renderGiveawayPage(
+  g: PublicGiveaway,
+  evidence: { sealWitnessed?: boolean; sealTokens?: TokenVerdict[] } = {},
+  extras: GiveawayPageExtras = {},
+  locale: PageLocale = localeFor('en'),
+): string {
+  const l = locale;
+  const { t } = l;
+  const path = `/g/${g.public_id}`;
+  const body = html`${languageSwitch(l, path)}<main>
+<header><p class="eyebrow">${t('g-eyebrow')}</p><h1>${g.title}</h1>
 ${g.description ? html`<p class="description">${g.description}</p>` : ''}
-<p class="muted">Giveaway <code>${g.public_id}</code></p></header>
-${entriesSection(g)}
-${g.seal ? sealSection(g, g.seal, evidence) : ''}
-${resultSection(g)}
-${g.draw_mode === 'verifiable' ? receiptSection(g) : ''}
+<p><span class="badge">${t(`g-status-${g.status}`)}</span> · ${t('g-entrants-count', { count: g.entrants_count })}</p>
+${timeline(steps(g, extras.certificate), l)}</header>
+${resultsSection(g, extras.certificate, extras.firstNames ?? new Map(), l)}
+${waitingSection(g, l)}
+${entrantChart(extras.series, l)}
+${g.draw_mode === 'verifiable' && g.status !== 'completed' ? receiptSection(g, l) : ''}
+${entriesSection(g, l)}
+${termsSection(g)}
+${g.seal ? sealSection(g, g.seal, evidence, l) : ''}
+${g.draw_mode === 'verifiable' && g.status === 'completed' ? receiptSection(g, l) : ''}
 </main>
-<footer><p>Tyche · <a href="/docs/draw-algorithm">how the draw works</a> · <a href="${KEYS_PATH}">signing keys</a> · <a href="/g/${g.public_id}.json">JSON</a></p></footer>`;
-  const head = html`<meta name="description" content="${`Giveaway ${g.public_id}: ${g.title}`}">
-<link rel="alternate" type="application/json" href="/g/${g.public_id}.json">`;
-  return layout({ title: `${g.title} — Tyche giveaway`, body, head, style: PAGE_STYLE });
+<footer><p>Tyche · <a href="${pageHref(l, '/docs/draw-algorithm')}">${t('footer-how')}</a> · <a href="${KEYS_PATH}">${t('footer-keys')}</a> · <a href="${path}.json">JSON</a></p></footer>`;
+  const head = html`<meta name="description" content="${t('g-meta', { id: g.public_id, title: g.title })}">
+<link rel="alternate" type="application/json" href="${path}.json"><script type="module" src="${PAGE_SCRIPT_URL}"></script>`;
+  return layout({
+    title: `${g.title} — ${t('g-title-suffix')}`,
+    body,
+    head,
+    style: PAGE_STYLE + CHART_STYLE + TIMELINE_STYLE,
+    lang: l.lang,
+  });
 }
 
-export function renderGiveawayNotFoundPage(publicId: string): string {
-  const body = html`<main><h1>Giveaway not found</h1>
-<p>No giveaway has the id <code class="mono">${publicId}</code>. Check the address: it is the giveaway's public link.</p>
-<p><a href="/docs/draw-algorithm">How Tyche draws work</a></p></main>`;
-  return layout({ title: 'Giveaway not found — Tyche', body, style: PAGE_STYLE });
+export function renderGiveawayNotFoundPage(publicId: string, locale: PageLocale = localeFor('en')): string {
+  const { t } = locale;
+  const body = html`<main><h1>${t('g-not-found')}</h1>
+<p>${t('g-not-found-text')} <code class="mono">${publicId}</code></p>
+<p><a href="${pageHref(locale, '/')}">Tyche</a> · <a href="${pageHref(locale, '/docs/draw-algorithm')}">${t('footer-how')}</a></p></main>`;
+  return layout({ title: `${t('g-not-found')} — Tyche`, body, style: PAGE_STYLE, lang: locale.lang });
 }

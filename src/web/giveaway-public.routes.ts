@@ -2,13 +2,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { PUBLIC_READ } from '../edge/public-cors.ts';
+import type { EntrantSeriesQuery } from '../giveaways/results/entrant-series.ts';
 import type { PublicGiveawayLookup } from '../giveaways/results/public-giveaway.ts';
+import type { WinnerNamesQuery } from '../giveaways/results/winner-names.ts';
 import { AppError } from '../shared/errors.ts';
 import { renderGiveawayNotFoundPage, renderGiveawayPage } from './giveaway-page.ts';
+import { namedPeople } from './giveaway-results.ts';
+import { organizerRoutes } from './organizer.routes.ts';
+import { pageLocale, VARY_LANGUAGE } from './page-language.ts';
 import { pageCsp, sendPage } from './page-parts.ts';
 import { renderReceiptPage } from './receipt-page.ts';
 import { createSealTokenCheck } from './timestamp-lines.ts';
-import { prefersJson } from './verify.routes.ts';
+import { type CertificateLookup, prefersJson } from './verify.routes.ts';
 
 export const RECEIPT_SCRIPT_URL = '/assets/js/verify/receipt-page.js';
 
@@ -37,11 +42,18 @@ export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
   giveaways: PublicGiveawayLookup;
   /** TYCHE_TSA_TRUST's PEM text: anchors beside the shipped roots for the seal's tokens (CONTRACT §13). */
   tsaTrust?: string;
-}> = async (app, { drandUrl, giveaways, tsaTrust }) => {
+  /** Once drawn, the page lists the certificate's winners and reserves at the top. */
+  certificates?: CertificateLookup;
+  /** Winners' first names, for those without a username. */
+  names?: WinnerNamesQuery;
+  /** Entrants over time, for the page's chart. */
+  series?: EntrantSeriesQuery;
+}> = async (app, { drandUrl, giveaways, tsaTrust, certificates, names, series }) => {
   const lookup = (id: string) =>
     id.length > 0 && id.length <= MAX_ID_LENGTH ? giveaways.view(id) : undefined;
   const scriptCsp = pageCsp(drandUrl);
   const sealTokensOf = createSealTokenCheck(tsaTrust);
+  await app.register(organizerRoutes, { organizers: giveaways.organizers });
 
   app.get(
     '/g/:public_id',
@@ -60,15 +72,29 @@ export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
       const suffixed = raw.endsWith('.json');
       const id = suffixed ? raw.slice(0, -5) : raw;
       const wantsJson = suffixed || prefersJson(request.headers.accept);
-      if (!suffixed) reply.header('vary', 'accept');
+      if (!suffixed) reply.header('vary', VARY_LANGUAGE);
       const view = await lookup(id);
+      const locale = pageLocale(request);
       if (!view) {
         if (wantsJson) throw new AppError('not_found', 'No giveaway has this id');
-        return sendPage(reply, 404, renderGiveawayNotFoundPage(id));
+        return sendPage(reply, 404, renderGiveawayNotFoundPage(id, locale));
       }
       if (wantsJson) return sendJson(reply, view, 'no-cache');
       reply.header('cache-control', 'no-cache');
-      return sendPage(reply, 200, renderGiveawayPage(view, { sealTokens: await sealTokensOf(view) }));
+      const certificate =
+        view.certificate_id === null ? undefined : await certificates?.get(view.certificate_id);
+      const [sealTokens, firstNames, entrantSeries] = await Promise.all([
+        sealTokensOf(view),
+        names?.firstNames(view.public_id, namedPeople(certificate)),
+        series?.forPublicId(view.public_id),
+      ]);
+      const page = renderGiveawayPage(
+        view,
+        { sealTokens },
+        { certificate, firstNames, series: entrantSeries },
+        locale,
+      );
+      return sendPage(reply, 200, page);
     },
   );
 
@@ -138,12 +164,14 @@ export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       const id = request.params.public_id;
       const view = await lookup(id);
+      const locale = pageLocale(request);
+      reply.header('vary', VARY_LANGUAGE);
       if (!view) {
         if (prefersJson(request.headers.accept)) throw new AppError('not_found', 'No giveaway has this id');
-        return sendPage(reply, 404, renderGiveawayNotFoundPage(id));
+        return sendPage(reply, 404, renderGiveawayNotFoundPage(id, locale));
       }
       reply.header('cache-control', 'no-cache');
-      return sendPage(reply, 200, renderReceiptPage(view, RECEIPT_SCRIPT_URL), scriptCsp);
+      return sendPage(reply, 200, renderReceiptPage(view, RECEIPT_SCRIPT_URL, locale), scriptCsp);
     },
   );
 };

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { type Html, html, PAGE_CSP } from '../edge/html.ts';
 import { formatUtc, logEntryText } from '../pdf/certificate-text.ts';
+import { localeFor, type PageLocale } from './page-language.ts';
 
 /** The look shared by /verify and /g pages: definition lists, tables, the check list. */
 export const PAGE_STYLE = `
@@ -24,6 +25,13 @@ button:disabled{opacity:.6;cursor:progress}button:focus-visible,a:focus-visible,
 details{border-bottom:1px solid var(--line);padding:.4rem 0}summary{cursor:pointer;font-weight:600;overflow-wrap:anywhere}
 ol.hashes{margin:.3rem 0;padding-left:1.6rem}ol.hashes li{font-family:ui-monospace,monospace;font-size:.85em;overflow-wrap:anywhere}
 footer{margin-top:2rem;color:var(--muted);font-size:.9rem}
+.lang-switch{text-align:right;font-size:.9rem;margin:0 0 .25rem}.lang-switch span[aria-current]{font-weight:600}
+.local-time{color:var(--muted)}
+.notice.neutral{border-left-color:var(--line);background:transparent}
+.people{padding-left:1.6rem;margin:.3rem 0}.people li{margin:.2rem 0;font-size:1.1rem;overflow-wrap:anywhere}.people .who{font-weight:600}
+.results{border:2px solid var(--ok);border-radius:.5rem;padding:.25rem 1rem 1rem;margin:1rem 0}.results h2{margin-top:.75rem}
+.button{display:inline-block;font-weight:600;min-height:44px;line-height:44px;padding:0 1.25rem;border-radius:.4rem;background:var(--accent);color:var(--bg);text-decoration:none}
+.countdown{font-size:1.6rem;font-weight:700;font-variant-numeric:tabular-nums}
 [hidden]{display:none!important}
 :root{--ok:#1a7f37;--bad:#c0212b;--warn:#9a6700;--warn-bg:#fff8c5;--ok-bg:#dafbe1;--bad-bg:#ffebe9}
 @media (prefers-color-scheme:dark){:root{--ok:#3fb950;--bad:#ff7b72;--warn:#d29922;--warn-bg:#2b2111;--ok-bg:#12261e;--bad-bg:#2d1214}}`;
@@ -59,8 +67,13 @@ export function sendPage(reply: FastifyReply, status: number, page: string, csp:
 }
 
 /** A published document's log entry, linked to the entry itself. */
-export function logEntry(doc: object, member: 'log_index' | 'seal_log_index'): Html {
+export function logEntry(
+  doc: object,
+  member: 'log_index' | 'seal_log_index',
+  { t }: PageLocale = localeFor('en'),
+): Html {
+  const text = logEntryText(doc, member, t);
   const index = (doc as Record<string, unknown>)[member];
-  if (typeof index !== 'number') return html`<span class="muted">${logEntryText(doc, member)}</span>`;
-  return html`<a href="/log/entries?start=${index}&amp;end=${index + 1}">${logEntryText(doc, member)}</a>`;
+  if (typeof index !== 'number') return html`<span class="muted">${text}</span>`;
+  return html`<a href="/log/entries?start=${index}&amp;end=${index + 1}">${text}</a>`;
 }

@@ -6,18 +6,24 @@
 
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { PublicGiveaway } from '../giveaways/results/public-giveaway.ts';
-import { amendmentsOf, standingAfterAmendments } from '../proof/amendment-history.ts';
+import {
+  amendmentsOf,
+  entrantName,
+  historyRows,
+  standingAfterAmendments,
+  winnersAsAmended,
+} from '../proof/amendment-history.ts';
 import { entrantLeafHash } from '../proof/entrant-leaf.ts';
 import { fromHex, toHex } from '../proof/hex.ts';
 import { splitLogAnnotations } from '../proof/log-entry.ts';
 import {
   lateCertificateNotice,
-  outcomeSentence,
   parseReceiptCode,
   type ReceiptCode,
   receiptDocument,
   ticketChecks,
 } from '../proof/receipt-checks.ts';
+import type { Outcome } from '../proof/receipt-outcome.ts';
 import { isRecord } from '../proof/report.ts';
 import type { CertificateV2, DrandChainInfo, Receipt, Seal, SealedPlace, Ticket } from '../proof/v2-types.ts';
 import { OPERATOR_TRUST_LABEL, verifyCertificate, verifyReceipt } from '../proof/verifier.ts';
@@ -27,12 +33,22 @@ import {
   fetchJsonOr404,
   fillTimestampLines,
   note,
+  pageText,
   renderChecks,
   type ShownCheck,
   shownCheck,
 } from './check-list.ts';
 import { pageSealLogChecks, typedTsaTrust, wireEvidenceSettings } from './log-page-check.ts';
+import { RECEIPT_TEXT_KEYS, type ReceiptTextName } from './receipt-text.ts';
+import { drawTree, pathLevels } from './receipt-tree.ts';
 import { chainsFor, relayRound } from './relay-fetch.ts';
+
+const text = pageText(
+  Object.fromEntries(Object.entries(RECEIPT_TEXT_KEYS).map(([name, entry]) => [name, entry.en])) as Record<
+    ReceiptTextName,
+    string
+  >,
+);
 
 const $ = (id: string) => document.getElementById(id)!;
 const section = $('receipt');
@@ -62,12 +78,15 @@ function facts(rows: [string, string][]): void {
     }),
   );
   dl.hidden = rows.length === 0;
+  $('receipt-facts-heading').hidden = rows.length === 0;
 }
 
 interface Verdict {
   checks: ShownCheck[];
   /** What the entrant should read first when every check passed. */
   summary: string;
+  /** Whether the entrant won: only then is the box green; "not drawn" and "not yet" stay neutral. */
+  won?: boolean;
 }
 
 function finish(v: Verdict): void {
@@ -75,14 +94,18 @@ function finish(v: Verdict): void {
   $('receipt-checks-heading').hidden = v.checks.length === 0;
   const counted = v.checks.filter((c) => c.state !== 'note');
   const failed = counted.filter((c) => c.state === 'bad').length;
-  $('receipt-summary').className = failed === 0 ? 'summary ok' : 'summary bad';
+  $('receipt-summary').className = failed > 0 ? 'summary bad' : v.won ? 'summary ok' : 'summary neutral';
   const warned = counted.filter((c) => c.state === 'warn');
-  const warnings = warned.map((c) => ` Warning: ${c.label}: ${c.detail}.`).join('');
+  const warnings = warned.map((c) => ` ${text('warning')}: ${c.label}: ${c.detail}.`).join('');
+  // The checks' verdict is green when they pass; the box around it is green only for a win.
   if (failed === 0) show('receipt-status', `${v.summary}${warnings}`, 'verdict ok');
   else {
     const names = counted.filter((c) => c.state === 'bad').map((c) => c.label);
-    const text = `${failed} of ${counted.length} checks failed (${names.join(', ')}): do not trust this result.`;
-    show('receipt-status', text, 'verdict bad');
+    show(
+      'receipt-status',
+      text('failed', { failed, total: counted.length, names: names.join(', ') }),
+      'verdict bad',
+    );
   }
 }
 
@@ -125,8 +148,8 @@ async function instantOutcome(g: PublicGiveaway, code: ReceiptCode): Promise<str
 async function check(code: ReceiptCode): Promise<void> {
   const leaf = toHex(entrantLeafHash(fromHex(code.salt), code.telegramId, sha256));
   facts([
-    ['Telegram ID', String(code.telegramId)],
-    ['Leaf hash', leaf],
+    [text('telegramId'), String(code.telegramId)],
+    [text('leafHash'), leaf],
   ]);
   const [g, keys, ticket] = (await Promise.all([
     fetchJson(data.giveawayUrl),
@@ -137,9 +160,9 @@ async function check(code: ReceiptCode): Promise<void> {
     return finish({
       checks: [
         {
-          label: 'Entry ticket',
+          label: text('ticketLabel'),
           state: 'bad',
-          detail: 'this giveaway has no entry with this receipt code: check that the link is complete',
+          detail: text('noTicket'),
         },
       ],
       summary: '',
@@ -157,12 +180,10 @@ async function check(code: ReceiptCode): Promise<void> {
   if (g.draw_mode === 'instant') return finish({ checks, summary: await instantOutcome(g, code) });
   const seal = g.seal;
   if (!seal) {
-    const closes = g.ends_at
-      ? `Entries close on ${utc(g.ends_at)}.`
-      : 'Entries close when the organiser seals the list.';
+    const closes = g.ends_at ? text('closesAt', { at: utc(g.ends_at) }) : text('closesBySeal');
     return finish({
-      checks: [...checks, note('Sealed list', 'not sealed yet: there is no list to check your place in')],
-      summary: `Your entry ticket is signed. The list is not sealed yet. ${closes} Come back after that to check your place.`,
+      checks: [...checks, note(text('sealedListLabel'), text('notSealedNote'))],
+      summary: text('notSealed', { closes }),
     });
   }
 
@@ -177,7 +198,7 @@ async function check(code: ReceiptCode): Promise<void> {
         {
           label: 'Receipt inclusion proof',
           state: 'bad',
-          detail: `your entry is not in the sealed list of ${seal.entrants.count} entrants, although your signed ticket shows it was acknowledged. Save this receipt: it is your evidence.`,
+          detail: text('missing', { count: seal.entrants.count }),
         },
       ],
       summary: '',
@@ -228,34 +249,78 @@ async function check(code: ReceiptCode): Promise<void> {
   checks.push(...(await pageSealLogChecks(g, seal, certificate, keys, report.outside)));
 
   const placed = report.checks.some((c) => c.id === 'receipt-proof' && c.ok);
-  if (placed)
-    show('receipt-place', `You are entrant #${proof.index + 1} of ${proof.count} in the sealed list.`);
+  // One number for people, 1-based; the 0-based index only among the technical facts below.
+  if (placed) {
+    show('receipt-place', text('place', { place: proof.index + 1, count: proof.count }));
+    showTree(leaf, proof);
+  }
   facts([
-    ['Telegram ID', String(code.telegramId)],
-    ['Leaf hash', leaf],
-    ['Place in the sealed list', `index ${proof.index} of ${proof.count} (canonical order)`],
-    ['Seal', seal.seal_id],
-    ['Seal hash', seal.hash],
-    ['Committed drand round', `${seal.beacon.round}, due ${utc(seal.beacon.round_at)}`],
+    [text('telegramId'), String(code.telegramId)],
+    [text('leafHash'), leaf],
+    [text('index'), String(proof.index)],
+    [text('seal'), seal.seal_id],
+    [text('sealHash'), seal.hash],
+    [text('round'), text('roundValue', { round: seal.beacon.round, at: utc(seal.beacon.round_at) })],
   ]);
-  let summary = `You are in the sealed list. The draw uses drand round ${seal.beacon.round}, due ${utc(seal.beacon.round_at)}: come back after it to see whether you won.`;
+  let won = false;
+  let summary = text('inList', { round: seal.beacon.round, at: utc(seal.beacon.round_at) });
   const amended = certificate === undefined ? undefined : amendedStanding(certificate, keys, leaf);
   if (amended) checks.push(...amended.checks);
   if (report.outcome && report.valid) {
     const winnersDrawn = Math.min(seal.giveaway.winners_count, seal.entrants.count);
-    const drawnOutcome = outcomeSentence(report.outcome, winnersDrawn);
+    const drawnOutcome = outcomeText(report.outcome, winnersDrawn);
     // Replacements after the draw decide who holds a winner's place now, once their checks pass.
-    const { text, won } = amended?.standing ?? drawnOutcome;
-    show('receipt-outcome', text, won ? 'outcome won' : 'outcome');
+    const standing = amended?.standing ? amendedText(amended.standing.won, certificate, leaf) : undefined;
+    const shown = standing ?? drawnOutcome;
+    won = shown.won;
+    show('receipt-outcome', shown.text, won ? 'outcome won' : 'outcome');
     const warned = checks.some((c) => c.state === 'warn');
-    summary = `${warned ? 'No check failed' : 'Every check passed'} in your browser: the draw was re-run here from the seal and drand round ${seal.beacon.round}.`;
+    summary = text(warned ? 'noneFailed' : 'everyPassed', { round: seal.beacon.round });
     if (certificate === undefined) {
       const late = lateCertificateNotice(seal.beacon.round, utc(seal.beacon.round_at));
       show('receipt-late', `${late.charAt(0).toUpperCase()}${late.slice(1)}.`);
       checks.push(note('Certificate', late));
     }
   }
-  finish({ checks, summary });
+  finish({ checks, summary, won });
+}
+
+/** The entrant's outcome in the page's language: won, reserve (numbered among the reserves), or not drawn. */
+function outcomeText(outcome: Outcome, winnersDrawn: number): { text: string; won: boolean } {
+  if (outcome.position === undefined) return { text: text('notDrawn'), won: false };
+  if (outcome.reserve)
+    return { text: text('reserve', { reserve: outcome.position - winnersDrawn }), won: false };
+  return { text: text('won', { position: outcome.position }), won: true };
+}
+
+/** After replacements: the place the entrant holds now. */
+function amendedText(won: boolean, certificate: unknown, leaf: string): { text: string; won: boolean } {
+  if (!won) return { text: text('replaced'), won: false };
+  const cert = splitLogAnnotations(certificate).signed as unknown as CertificateV2;
+  const amendments = amendmentsOf(certificate);
+  const now = winnersAsAmended(cert, amendments).find((w) => w.leaf_hash === leaf);
+  const promoted = historyRows(cert, amendments).find((r) => r.by?.leaf_hash === leaf);
+  return {
+    text: text('nowWinner', {
+      position: now?.position ?? '?',
+      replaced: entrantName(promoted?.replaced),
+      sequence: promoted?.sequence ?? '?',
+      reason: promoted?.reason ?? '',
+    }),
+    won: true,
+  };
+}
+
+/** The entrant's path to the root, drawn once the proof has checked out. */
+function showTree(leaf: string, proof: SealedPlace): void {
+  const levels = pathLevels(leaf, proof.index, proof.count, proof.proof, sha256);
+  drawTree($('receipt-tree-levels'), levels, {
+    you: text('treeYou'),
+    sibling: text('treeSibling'),
+    computed: text('treeComputed'),
+    root: text('treeRoot'),
+  });
+  $('receipt-tree').hidden = false;
 }
 
 /**
@@ -284,6 +349,7 @@ async function start(): Promise<void> {
   show('receipt-outcome', '');
   show('receipt-late', '');
   facts([]);
+  $('receipt-tree').hidden = true;
   $('receipt-checks').replaceChildren();
   $('receipt-checks-heading').hidden = true;
   $('receipt-summary').className = 'summary';
@@ -293,9 +359,7 @@ async function start(): Promise<void> {
     form.hidden = false;
     show(
       'receipt-status',
-      parsed === 'no receipt code'
-        ? 'Open your receipt link, or paste it or its code below.'
-        : `This receipt link is not complete: ${parsed}.`,
+      parsed === 'no receipt code' ? text('openLink') : text('incomplete', { problem: parsed }),
       parsed === 'no receipt code' ? '' : 'verdict bad',
     );
     return;
@@ -303,12 +367,12 @@ async function start(): Promise<void> {
   form.hidden = true;
   const result = $('receipt-result');
   result.setAttribute('aria-busy', 'true');
-  show('receipt-status', 'Checking your entry…', '');
+  show('receipt-status', text('checking'), '');
   try {
     await check(parsed);
   } catch (error) {
     $('receipt-summary').className = 'summary bad';
-    show('receipt-status', `Could not check: ${(error as Error).message}`, 'verdict bad');
+    show('receipt-status', text('couldNot', { error: (error as Error).message }), 'verdict bad');
   } finally {
     result.removeAttribute('aria-busy');
   }
@@ -331,7 +395,7 @@ $('receipt-code-form').addEventListener('submit', (event) => {
   const parsed = parseReceiptCode(($('receipt-code') as HTMLInputElement).value);
   if (typeof parsed === 'string') {
     $('receipt-summary').className = 'summary bad';
-    show('receipt-status', `That is not a receipt code: ${parsed}.`, 'verdict bad');
+    show('receipt-status', text('notACode', { problem: parsed }), 'verdict bad');
     return;
   }
   // The code goes to the fragment only, like a receipt link: still never sent to the server.

@@ -10,6 +10,7 @@ import type { PublicGiveaway } from '../giveaways/results/public-giveaway.ts';
 import { isRecord } from '../proof/report.ts';
 import type { StampedKind, TokenVerdict } from '../proof/timestamp/timestamp-evidence.ts';
 import { tokenState } from './check-list.ts';
+import { localeFor, type PageLocale } from './page-language.ts';
 import { time } from './page-parts.ts';
 import { createKeptResults } from './render-cache.ts';
 
@@ -17,24 +18,26 @@ import { createKeptResults } from './render-cache.ts';
  * The tokens a document carries for its seal or certificate, one line each, or why there are none.
  * `verdicts` when this server has checked them itself (said so on each line).
  */
-export function timestampLines(stamps: unknown, of: StampedKind, verdicts?: readonly TokenVerdict[]): Html {
+export function timestampLines(
+  stamps: unknown,
+  of: StampedKind,
+  verdicts?: readonly TokenVerdict[],
+  { t }: PageLocale = localeFor('en'),
+): Html {
   const list = Array.isArray(stamps) ? stamps.filter(isRecord) : [];
   if (list.length === 0) {
-    const none =
-      of === 'seal'
-        ? 'none: no time-stamping authority dated this seal'
-        : 'none: no time-stamping authority dated this certificate';
+    const none = t(of === 'seal' ? 'stamps-none-seal' : 'stamps-none-certificate');
     return html`<span class="muted" data-stamps-none="${of}">${none}</span>`;
   }
   const items = list.map((stamp, index) => {
     const state = tokenState(
       verdicts?.find((v) => v.of === of && v.index === index),
-      verdicts ? ', checked by this server' : '',
+      verdicts ? `, ${t('stamps-checked-by-server')}` : '',
     );
     const at =
       typeof stamp.gen_time === 'string'
         ? time(stamp.gen_time)
-        : html`<span class="muted">no time given</span>`;
+        : html`<span class="muted">${t('stamps-no-time')}</span>`;
     return html`<li data-stamp-of="${of}" data-stamp-index="${index}"><code class="mono">${String(stamp.tsa)}</code>, ${at}: <span class="${state.className}">${state.text}</span></li>`;
   });
   return html`<ul class="stamps">${items}</ul>`;

@@ -3,34 +3,48 @@
 // What the page shows is what the JSON carries; the check below the page says whether it holds.
 
 import { type Html, html } from '../edge/html.ts';
-import { amendmentsOf, entrantName, historyRows, winnersAsAmended } from '../proof/amendment-history.ts';
-import type { CertificateV2 } from '../proof/v2-types.ts';
+import { amendmentsOf, historyRows, winnersAsAmended } from '../proof/amendment-history.ts';
+import { AMENDMENT_REASONS } from '../proof/amendments.ts';
+import type { CertificateV2, EntrantWinner } from '../proof/v2-types.ts';
+import { type FirstNames, personName } from './giveaway-results.ts';
+import type { PageLocale } from './page-language.ts';
 import { time } from './page-parts.ts';
 
-export function amendedSection(cert: CertificateV2): Html | string {
+/** The reason in the page's language (the bot's words for it), or as the history gives it. */
+function reasonText(code: unknown, fallback: string, t: PageLocale['t']): string {
+  return (AMENDMENT_REASONS as readonly unknown[]).includes(code) ? t(`reason-${String(code)}`) : fallback;
+}
+
+export function amendedSection(
+  cert: CertificateV2,
+  l: PageLocale,
+  names: FirstNames = new Map(),
+): Html | string {
+  const { t } = l;
   const amendments = amendmentsOf(cert);
   if (amendments.length === 0) return '';
   const winners = winnersAsAmended(cert, amendments);
   const substitutes = new Set(amendments.map((a) => a.by?.index));
+  const who = (e: EntrantWinner | undefined) =>
+    e ? `${personName(e, names, l)} (${e.telegram_id})` : t('am-unlisted');
   const rows = winners.map(
     (w) =>
-      html`<tr data-amended-position="${w.position}" data-telegram-id="${w.telegram_id}"><td>${w.position}</td><td>${w.username ? `@${w.username}` : '—'}</td><td class="mono">${w.telegram_id}</td><td>${substitutes.has(w.index) ? 'substitute (from the reserves)' : 'as drawn'}</td></tr>`,
+      html`<tr data-amended-position="${w.position}" data-telegram-id="${w.telegram_id}"><td>${w.position}</td><td>${personName(w, names, l)}</td><td class="mono">${w.telegram_id}</td><td>${t(substitutes.has(w.index) ? 'am-substitute' : 'am-as-drawn')}</td></tr>`,
   );
   const history = historyRows(cert, amendments).map(
     (
       row,
-    ) => html`<li data-amendment-sequence="${row.sequence}"><p><strong>Amendment ${row.sequence}</strong>, ${time(row.amendedAt)}:
-winner #${row.position} ${entrantName(row.replaced)} was replaced by reserve ${row.reservePosition}, ${entrantName(row.by)}.</p>
-<p>Reason: ${row.reason}${row.note === null ? '' : html`. Note from the organiser: “<span class="description">${row.note}</span>”`}</p></li>`,
+    ) => html`<li data-amendment-sequence="${row.sequence}"><p><strong>${t('am-amendment', { sequence: row.sequence })}</strong>, ${time(row.amendedAt)}:
+${t('am-line', { position: row.position, replaced: who(row.replaced), reserve: row.reservePosition, by: who(row.by) })}</p>
+<p>${t('am-reason')} ${reasonText(amendments.find((a) => a.sequence === row.sequence)?.reason, row.reason, t)}${row.note === null ? '' : html`. ${t('am-note')} “<span class="description">${row.note}</span>”`}</p></li>`,
   );
   const n = amendments.length;
-  return html`<section aria-labelledby="amended-heading"><h2 id="amended-heading">Winners as amended</h2>
-<p class="notice">After the draw, ${n === 1 ? 'one amendment' : `${n} amendments`} replaced a winner by the next unused reserve, in the order the draw fixed.
-The winners below stand now; the certificate's own winners, as drawn, follow further down.</p>
+  return html`<section aria-labelledby="amended-heading"><h2 id="amended-heading">${t('am-heading')}</h2>
+<p class="notice">${t('am-notice', { count: n })}</p>
 <div class="table-wrap"><table>
-<caption>${winners.length} winners after ${n} amendment${n === 1 ? '' : 's'}</caption>
-<thead><tr><th scope="col">#</th><th scope="col">Username</th><th scope="col">Telegram ID</th><th scope="col">Since</th></tr></thead>
+<caption>${t('am-caption', { winners: winners.length, count: n })}</caption>
+<thead><tr><th scope="col">#</th><th scope="col">${t('col-name')}</th><th scope="col">${t('col-telegram-id')}</th><th scope="col">${t('am-since')}</th></tr></thead>
 <tbody>${rows}</tbody></table></div>
-<h3 id="history-heading">History of replacements</h3>
+<h3 id="history-heading">${t('am-history')}</h3>
 <ol id="amendment-history" aria-labelledby="history-heading">${history}</ol></section>`;
 }

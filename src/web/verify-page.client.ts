@@ -5,17 +5,32 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { isRecord } from '../proof/report.ts';
 import { ALGORITHM_V2 } from '../proof/v2-types.ts';
-import { OPERATOR_TRUST_LABEL, verifyCertificate } from '../proof/verifier.ts';
+import { verifyCertificate } from '../proof/verifier.ts';
 import {
   fetchJson,
   fillTimestampLines,
   note,
+  pageText,
   renderChecks,
   type ShownCheck,
   shownCheck,
 } from './check-list.ts';
 import { pageLogChecks, typedTsaTrust, wireEvidenceSettings } from './log-page-check.ts';
 import { chainsFor, relayRound } from './relay-fetch.ts';
+
+/** English, for a page that carries no text of its own (the server renders it in the page's language). */
+const text = pageText({
+  verifying: 'Verifying…',
+  invalid: 'Invalid: {failed} of {total} checks failed. Do not trust this result.',
+  operator:
+    "The certificate checks out ({passed} in your browser), but the operator's randomness must be trusted.",
+  valid:
+    'Valid draw: {passed} in your browser. The winners follow from the sealed list and the public drand round alone.',
+  allPassed: 'all {total} checks passed',
+  noneFailed: 'no check failed',
+  couldNot: 'Could not verify: {error}',
+  warning: 'Warning',
+});
 
 /** The rows the server rendered, so what a visitor reads is tied to what was verified. */
 function checkPage(section: HTMLElement, certificate: unknown): ShownCheck {
@@ -68,7 +83,7 @@ async function run(section: HTMLElement, button: HTMLButtonElement): Promise<voi
   button.disabled = true;
   result.setAttribute('aria-busy', 'true');
   status.className = '';
-  status.textContent = 'Verifying…';
+  status.textContent = text('verifying');
   list.replaceChildren();
   try {
     const [certificate, keys] = await Promise.all([
@@ -96,21 +111,21 @@ async function run(section: HTMLElement, button: HTMLButtonElement): Promise<voi
     const counted = checks.filter((c) => c.state !== 'note');
     const failed = counted.filter((c) => c.state === 'bad').length;
     const warned = counted.filter((c) => c.state === 'warn');
-    const passed = warned.length === 0 ? `all ${counted.length} checks passed` : `no check failed`;
-    const warnings = warned.map((c) => ` Warning: ${c.label}: ${c.detail}.`).join('');
+    const passed = warned.length === 0 ? text('allPassed', { total: counted.length }) : text('noneFailed');
+    const warnings = warned.map((c) => ` ${text('warning')}: ${c.label}: ${c.detail}.`).join('');
     renderChecks(list, checks);
     const operator = report.trust === 'operator';
     status.className = failed === 0 ? (operator ? 'verdict' : 'verdict ok') : 'verdict bad';
     if (failed > 0) {
-      status.textContent = `Invalid: ${failed} of ${counted.length} checks failed. Do not trust this result.${operator ? ` Even a valid ${report.algorithm} certificate means ${OPERATOR_TRUST_LABEL}.` : ''}`;
+      status.textContent = text('invalid', { failed, total: counted.length });
     } else if (operator) {
-      status.textContent = `The certificate checks out (${passed} in your browser), but ${OPERATOR_TRUST_LABEL}.${warnings}`;
+      status.textContent = `${text('operator', { passed })}${warnings}`;
     } else {
-      status.textContent = `Valid draw: ${passed} in your browser. The winners follow from the sealed list and the public drand round alone.${warnings}`;
+      status.textContent = `${text('valid', { passed })}${warnings}`;
     }
   } catch (error) {
     status.className = 'verdict bad';
-    status.textContent = `Could not verify: ${(error as Error).message}`;
+    status.textContent = text('couldNot', { error: (error as Error).message });
   } finally {
     result.removeAttribute('aria-busy');
     button.disabled = false;

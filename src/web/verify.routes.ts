@@ -3,11 +3,14 @@ import { Type } from 'typebox';
 import { etagOf, matchesEtag } from '../edge/etag.ts';
 import { PAGE_CSP } from '../edge/html.ts';
 import { PUBLIC_READ } from '../edge/public-cors.ts';
+import type { WinnerNamesQuery } from '../giveaways/results/winner-names.ts';
 import { renderCertificatePdf } from '../pdf/certificate-pdf.ts';
 import { KEYS_PATH } from '../proof/keys-path.ts';
 import { AppError } from '../shared/errors.ts';
 import { algorithmPage } from './algorithm-doc.ts';
 import { bundleRoutes } from './bundle.routes.ts';
+import { namedPeople } from './giveaway-results.ts';
+import { pageLocale, VARY_LANGUAGE } from './page-language.ts';
 import { pageCsp, sendPage } from './page-parts.ts';
 import { createRenderCache } from './render-cache.ts';
 import {
@@ -64,7 +67,9 @@ export const verifyRoutes: FastifyPluginAsync<{
   /** The drand relay a v2 page's script reads the round from. */
   drandUrl: string;
   certificates: CertificateLookup;
-}> = async (app, { publicBaseUrl: base, drandUrl, certificates }) => {
+  /** Winners' first names, for those without a username. */
+  names?: WinnerNamesQuery;
+}> = async (app, { publicBaseUrl: base, drandUrl, certificates, names }) => {
   const rendered = createRenderCache(RENDERED_KEPT);
   await app.register(bundleRoutes, { servedBy: base });
 
@@ -87,13 +92,16 @@ export const verifyRoutes: FastifyPluginAsync<{
       const suffix = /\.(json|pdf)$/.exec(raw)?.[1] as 'json' | 'pdf' | undefined;
       const id = suffix ? raw.slice(0, -(suffix.length + 1)) : raw;
       const wantsJson = suffix === 'json' || (!suffix && prefersJson(request.headers.accept));
-      if (!suffix) reply.header('vary', 'accept');
+      // The page and the PDF speak the visitor's language; the JSON is the same for everyone.
+      if (suffix === 'pdf') reply.header('vary', 'accept-language');
+      else if (!suffix) reply.header('vary', VARY_LANGUAGE);
+      const locale = pageLocale(request);
       const cert = id.length > 0 && id.length <= MAX_ID_LENGTH ? await certificates.get(id) : undefined;
       if (!cert) {
         if (wantsJson || prefersJson(request.headers.accept)) {
           throw new AppError('not_found', 'No certificate has this id');
         }
-        return sendPage(reply, 404, renderNotFoundPage(id));
+        return sendPage(reply, 404, renderNotFoundPage(id, locale));
       }
       const path = `/verify/${encodeURIComponent(id)}`;
       if (wantsJson || suffix === 'pdf') {
@@ -102,8 +110,8 @@ export const verifyRoutes: FastifyPluginAsync<{
         const json = JSON.stringify(cert);
         const out =
           suffix === 'pdf'
-            ? await rendered.get(`pdf:${etagOf(json)}`, () =>
-                renderCertificatePdf(cert, `${base}${path}`, `${base}/docs/draw-algorithm`),
+            ? await rendered.get(`pdf:${locale.lang}:${etagOf(json)}`, () =>
+                renderCertificatePdf(cert, `${base}${path}`, `${base}/docs/draw-algorithm`, locale.lang),
               )
             : { body: json, etag: etagOf(json) };
         reply.header('cache-control', REVALIDATE).header('etag', out.etag);
@@ -123,10 +131,16 @@ export const verifyRoutes: FastifyPluginAsync<{
         keys: KEYS_PATH,
         relay: drandUrl,
       };
-      reply.header('cache-control', CACHE);
+      const publicId = isCertificateV2(cert) ? cert.seal.giveaway.public_id : cert.public_id;
+      const firstNames = await names?.firstNames(publicId, namedPeople(cert));
+      const page = renderCertificatePage(cert, urls, locale, firstNames);
+      // Each language's page is its own entity: its own tag, revalidated for free.
+      const etag = etagOf(page);
+      reply.header('cache-control', CACHE).header('etag', etag);
+      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
       // A v2 page's script reads the drand round from the relay itself: CSP allows that one origin.
       const csp = isCertificateV2(cert) ? pageCsp(drandUrl) : PAGE_CSP;
-      return sendPage(reply, 200, renderCertificatePage(cert, urls), csp);
+      return sendPage(reply, 200, page, csp);
     },
   );
 

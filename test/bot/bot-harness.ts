@@ -112,6 +112,8 @@ export async function startBotHarness<G extends BotGiveaways = ReturnType<typeof
     makeGiveaways?: (services: Services, store: Store) => G;
     /** A fake drand chain on the harness's clock, for seals and draws (two rounds of delay). */
     drand?: boolean;
+    /** The Mini App served beside the bot (its buttons need an https PUBLIC_BASE_URL in `config`). */
+    miniApp?: boolean;
   } = {},
 ): Promise<BotHarness<G>> {
   const fake = await startFakeTelegram();
@@ -146,6 +148,7 @@ export async function startBotHarness<G extends BotGiveaways = ReturnType<typeof
       accounts: services.accounts,
       giveaways,
       console: services.giveaways,
+      ...(options.miniApp ? { miniApp: services.giveaways } : {}),
       jobs: services.jobs,
       clock: services.clock,
       log,

@@ -92,6 +92,58 @@ test("every message the bot's code names exists in every language, and every bot
   }
 });
 
+/** The pages' code: the public pages, the PDF and the error table (the Mini App has its own file, app.ftl). */
+function pagesCode(): string {
+  const src = join(import.meta.dirname, '../../src');
+  return [
+    ...sourceFiles(join(src, 'web')),
+    ...sourceFiles(join(src, 'pdf')),
+    join(src, 'http/routes/docs.routes.ts'),
+  ]
+    .filter((file) => !file.includes(`${join(src, 'web', 'app')}/`))
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n');
+}
+
+/** Keys the pages build from a list rather than name literally. */
+const PAGES_DYNAMIC: Record<string, readonly string[]> = {
+  'g-status-': ['active', 'sealing', 'sealed', 'completed'],
+  'reason-': AMENDMENT_REASONS,
+};
+
+test('every message the pages name exists in every language, and every pages message is used', () => {
+  const code = pagesCode();
+  // Named for sure: t('key'), t(cond ? 'a' : 'b'), and the browser texts' `key: 'rc-…'`.
+  const named = new Set([
+    ...[...code.matchAll(/\bt\(\s*'([a-z][a-z0-9-]+)'/g)].map((m) => m[1]),
+    ...[...code.matchAll(/\bt\([^()]*\?\s*'([a-z][a-z0-9-]+)'\s*:\s*'([a-z][a-z0-9-]+)'/g)].flatMap((m) => [
+      m[1],
+      m[2],
+    ]),
+    ...[...code.matchAll(/\bkey: '([a-z][a-z0-9-]+)'/g)].map((m) => m[1]),
+  ]);
+  for (const [prefix, values] of Object.entries(PAGES_DYNAMIC))
+    for (const v of values) named.add(`${prefix}${v}`);
+  // Used: any literal that spells a key (keys also travel as values, as the timeline's steps do).
+  const literals = new Set([...code.matchAll(/'([a-z][a-z0-9]*-[a-z0-9-]+)'/g)].map((m) => m[1]));
+  for (const language of LANGUAGES) {
+    const all = catalogue(language);
+    const unknown = [...named].filter((k) => !all.has(k));
+    assert.deepEqual(unknown, [], `named in the pages' code but not in ${language}/`);
+    const pages = catalogue(language, 'pages.ftl');
+    const unused = [...pages.keys()].filter((k) => !named.has(k) && !literals.has(k));
+    assert.deepEqual(unused, [], `in ${language}/pages.ftl but never used`);
+  }
+});
+
+test('pages speak Russian plurals too', () => {
+  assert.equal(translate('ru', 'g-entrants-count', { count: 1 }), '1 участник');
+  assert.equal(translate('ru', 'g-entrants-count', { count: 3 }), '3 участника');
+  assert.equal(translate('ru', 'g-entrants-count', { count: 11 }), '11 участников');
+  assert.equal(translate('en', 'g-then-reserves', { reserves: 1 }), 'then 1 reserve');
+  assert.equal(translate('en', 'g-then-reserves', { reserves: 2 }), 'then 2 reserves in order');
+});
+
 test('a Russian message uses Russian plural forms', () => {
   assert.match(translate('ru', 'post-winners', { winners: 1 }), /^1 победитель,/);
   assert.match(translate('ru', 'post-winners', { winners: 3 }), /^3 победителя,/);

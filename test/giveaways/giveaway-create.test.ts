@@ -37,6 +37,8 @@ describe('POST /api/v1/giveaways', () => {
         ends_at: null,
         claim_within: null,
         public_url: `http://127.0.0.1:8080/g/${body.public_id}`,
+        terms: null,
+        terms_sha256: null,
         public_id: undefined,
         title: 'Launch — 3 × headphones',
         status: 'active',

@@ -6,6 +6,8 @@ import { keyEntryBody, leafDataOf } from '../../src/proof/log-entry.ts';
 import { leafHash, rootOfNodes } from '../../src/proof/merkle.ts';
 import { consistencyProofFromLeaves } from '../../src/proof/merkle-proofs.ts';
 import { verifierKey } from '../../src/proof/note.ts';
+import { encodeBundle, parseTilePath, servable } from '../../src/proof/tiles.ts';
+import { tileFromLevels, tileLevels } from '../../src/proof/tiles-tree.ts';
 import { ALGORITHM_V2 } from '../../src/proof/v2-types.ts';
 import { type SigningKey, sealCertificate } from '../../src/signing/certificate-crypto.ts';
 
@@ -13,15 +15,27 @@ const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(
 
 /** A log served from memory, so a test can make it lie in exactly one way. */
 export function fakeLog(origin: string, logKey: SigningKey, logSeed: Uint8Array) {
-  const entries: { kind: string; id: string; leaf: Uint8Array }[] = [];
+  const entries: { kind: string; id: string; leaf: Uint8Array; hash: Uint8Array }[] = [];
+  /** The tile levels of one size, kept until an entry changes: a 100 000-entry log serves hundreds of tiles. */
+  let levels: { size: number; levels: Uint8Array[] } | undefined;
   let shownSize: number | undefined;
+  let refusedTiles = 0;
   let shownCheckpoint: string | undefined;
   let shownKey: string | undefined;
   let shownProof: string[] | undefined;
   const packedLeaves = (size: number) => {
     const packed = new Uint8Array(size * 32);
-    for (const [i, e] of entries.slice(0, size).entries()) packed.set(leafHash(e.leaf, sha256), i * 32);
+    for (const [i, e] of entries.slice(0, size).entries()) packed.set(e.hash, i * 32);
     return packed;
+  };
+  const levelsOf = (size: number) => {
+    if (levels?.size !== size) levels = { size, levels: tileLevels(packedLeaves(size), size, sha256) };
+    return levels.levels;
+  };
+  const entryOf = (kind: string, id: string, signed: object) => {
+    const leaf = leafDataOf(signed);
+    levels = undefined;
+    return { kind, id, leaf, hash: leafHash(leaf, sha256) };
   };
   const server: Server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
@@ -55,8 +69,23 @@ export function fakeLog(origin: string, logKey: SigningKey, logSeed: Uint8Array)
         .map((e, i) => ({ index: start + i, kind: e.kind, id: e.id, leaf_data: toBase64(e.leaf) }));
       return send('application/json', JSON.stringify({ entries: list }));
     }
+    const tile = u.pathname.startsWith('/log/') ? parseTilePath(u.pathname.slice('/log/'.length)) : null;
+    if (tile && refusedTiles > 0) {
+      refusedTiles--;
+      return res.writeHead(429, { 'retry-after': '0' }).end();
+    }
+    if (tile && servable(tile, size)) {
+      const bytes =
+        tile.level === 'entries'
+          ? encodeBundle(entries.slice(tile.index * 256, tile.index * 256 + tile.width).map((e) => e.leaf))
+          : tileFromLevels(levelsOf(size), { ...tile, level: tile.level });
+      return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(bytes);
+    }
     res.writeHead(404).end();
   });
+  // The verifier shares this process's event loop: on a loaded machine a page can take longer to
+  // check than Node's 5 s keep-alive, and a connection closed under the next request resets.
+  server.keepAliveTimeout = 120_000;
   const listen = () =>
     new Promise<string>((resolve) =>
       server.listen(0, '127.0.0.1', () =>
@@ -68,7 +97,7 @@ export function fakeLog(origin: string, logKey: SigningKey, logSeed: Uint8Array)
     listen,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
     push(kind: string, id: string, signed: object) {
-      entries.push({ kind, id, leaf: leafDataOf(signed) });
+      entries.push(entryOf(kind, id, signed));
     },
     announce(key: SigningKey, retiredAt?: string) {
       const body = keyEntryBody({
@@ -107,6 +136,10 @@ export function fakeLog(origin: string, logKey: SigningKey, logSeed: Uint8Array)
       const body = { algorithm: ALGORITHM_V2, certificate_id: id, seal };
       this.push('certificate', id, sealCertificate(body, key));
     },
+    /** Answers the next `count` tile requests 429, as a server past its per-address limit does. */
+    refuseTiles(count: number) {
+      refusedTiles = count;
+    },
     showSize(size: number | undefined) {
       shownSize = size;
     },
@@ -124,7 +157,7 @@ export function fakeLog(origin: string, logKey: SigningKey, logSeed: Uint8Array)
     },
     /** Replaces an entry in place: history rewritten under the same log key. */
     rewrite(index: number, kind: string, id: string, signed: object) {
-      entries[index] = { kind, id, leaf: leafDataOf(signed) };
+      entries[index] = entryOf(kind, id, signed);
     },
     size: () => entries.length,
   };

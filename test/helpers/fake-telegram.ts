@@ -307,6 +307,7 @@ export async function startFakeTelegram(
         };
       case 'answerCallbackQuery':
       case 'setMyCommands':
+      case 'setChatMenuButton':
         return { ok: true, result: true };
       default:
         return { ok: false, error_code: 404, description: 'Not Found: method not found' };

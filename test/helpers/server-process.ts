@@ -25,11 +25,16 @@ async function freePort(): Promise<number> {
 /** Runs `tyche serve` (or `tyche witness`) as a real process and resolves once it logs that it is serving. */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { keepLogs?: boolean; command?: 'serve' | 'witness' } = {},
+  options: {
+    keepLogs?: boolean;
+    command?: 'serve' | 'witness';
+    /** What the process runs: the CLI's source unless said otherwise (bin/tyche.js is what npm start runs). */
+    entry?: string;
+  } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const command = options.command ?? 'serve';
-  const child = spawn(process.execPath, [CLI, command], {
+  const child = spawn(process.execPath, [options.entry ?? CLI, command], {
     // Readiness is read from the info-level start-up line, so the level is not left to the caller.
     env: {
       PATH: process.env.PATH,

@@ -197,6 +197,9 @@ export function publicViewOf(
     drand: { chain_hash: QUICKNET.hash, relay: 'https://relay.example.test' },
     conditions: [],
     excluded: [],
+    owner: f.seal.giveaway.owner,
+    terms: null,
+    terms_sha256: null,
     ...overrides,
   };
 }
@@ -217,6 +220,10 @@ export function fakeLookup(views: PublicGiveaway[], f: V2Fixture): PublicGiveawa
     },
     async ticket(id, leaf) {
       return find(id) ? f.tickets.get(leaf) : undefined;
+    },
+    organizers: {
+      version: async () => ({ count: 0, last: -1 }),
+      record: async () => undefined,
     },
   };
 }

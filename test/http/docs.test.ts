@@ -47,7 +47,9 @@ describe('the reference pages', () => {
     for (const [code, entry] of Object.entries(ERROR_CODES)) {
       assert.match(
         res.body,
-        new RegExp(`<tr id="${code}"><td><code>${code}</code></td><td>${entry.status}</td>`),
+        new RegExp(
+          `<tr id="${code}"><td data-label="code"><code>${code}</code></td><td data-label="status">${entry.status}</td>`,
+        ),
       );
     }
     assert.match(String(res.headers['content-security-policy']), /script-src 'self'/);

@@ -171,7 +171,7 @@ describe('tyche log verify on a log that lies', () => {
     );
   });
 
-  test('a certificate over a seal the log does not hold, and an entry logged as another kind, are named', async () => {
+  test('a certificate over a seal the log does not hold, and an entry /log/entries labels as another kind, are named', async () => {
     const { log, url } = await honestLog();
     const logged = log.seal(signer, 's_two', 'G2', 'owner_b', 200);
     log.certificate(signer, 'c_good', logged);
@@ -185,7 +185,8 @@ describe('tyche log verify on a log that lies', () => {
       's_three',
       sealCertificate({ type: 'tyche-seal-v2', seal_id: 's_three' }, signer),
     );
-    const res = await tyche(['log', 'verify', url], stateEnv());
+    // Only /log/entries names an entry's kind; an entry bundle holds the entries alone.
+    const res = await tyche(['log', 'verify', url, '--entries'], stateEnv());
     assert.equal(res.code, 1);
     assert.match(
       res.out,
@@ -193,6 +194,9 @@ describe('tyche log verify on a log that lies', () => {
     );
     assert.match(res.out, /entry 5: it is logged as certificate but holds seal/);
     assert.match(res.out, /✓ Tree: the 6 entries hash to the checkpoint's root/);
+    const tiled = await tyche(['log', 'verify', url], stateEnv());
+    assert.match(tiled.out, /✗ Entries: 1 broken, the first at index 4: certificate c_ghost/);
+    assert.match(tiled.out, /✓ Tiles: the 1 hash tiles of size 6 are the tree's/);
   });
 
   test("a checkpoint under another key, and one whose root is not the entries', fail and pin nothing", async () => {
@@ -260,17 +264,23 @@ describe('tyche log verify on a log that lies', () => {
   test('entries that hold beside a consistency proof that does not: the proof is named', async () => {
     const { log, url } = await honestLog();
     const env = stateEnv();
-    assert.equal((await tyche(['log', 'verify', url], env)).code, 0);
+    assert.equal((await tyche(['log', 'verify', url, '--entries'], env)).code, 0);
     log.seal(signer, 's_two', 'G2', 'owner_b', 200);
     log.showProof(['00'.repeat(32)]);
-    const res = await tyche(['log', 'verify', url], env);
+    const res = await tyche(['log', 'verify', url, '--entries'], env);
     assert.equal(res.code, 1);
     assert.match(
       res.out,
       /✗ Consistency with the newest checkpoint seen before \(size 2\): the entries hold, but the server's consistency proof from size 2 to 3 does not verify/,
     );
+    const tiled = await tyche(['log', 'verify', url], env);
+    assert.equal(tiled.code, 0, tiled.out);
+    assert.match(
+      tiled.out,
+      /✓ Consistency with the newest checkpoint seen before \(size 2\): the log only grew/,
+    );
     log.showProof(undefined);
-    assert.equal((await tyche(['log', 'verify', url], env)).code, 0);
+    assert.equal((await tyche(['log', 'verify', url, '--entries'], env)).code, 0);
   });
 
   test('a server that shows another log key than the pinned one, or --log-key against the pin, fails', async () => {
@@ -322,6 +332,18 @@ describe('tyche log verify on a log that lies', () => {
       /GC|GD/,
       'another list on the round, or the same list on another round, is not a clone',
     );
+  });
+
+  test("tiles refused for a while (429) are asked for again after the server's Retry-After", async () => {
+    const { log, url } = await honestLog();
+    log.refuseTiles(3);
+    const res = await tyche(['log', 'verify', url], stateEnv());
+    assert.equal(res.code, 0, res.out + res.err);
+    log.refuseTiles(10);
+    const refused = await tyche(['log', 'verify', url], stateEnv());
+    assert.equal(refused.code, 3);
+    assert.match(refused.err, /tile\/entries\/000\.p\/2 answered 429/);
+    log.refuseTiles(0);
   });
 
   test('a log that cannot be read exits 3', async () => {

@@ -1,23 +1,29 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runProcess } from '../helpers/cli.ts';
+import { startServerProcess } from '../helpers/server-process.ts';
 
 const CHILD = fileURLToPath(new URL('./loaded-packages.ts', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/tyche.js', import.meta.url));
 
-test('a server loads no bundler, no bot and no X.509 library, and leaves the PDF machinery to the worker that makes PDFs', async () => {
+/** The API reference: its plugin holds its 4.7 MB browser script as one string. */
+const REFERENCE = ['@scalar/fastify-api-reference', '@scalar/client-side-rendering'];
+
+test('a server loads no bundler, no bot, no X.509 library and no API reference, and leaves the PDF machinery to the worker that makes PDFs', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tyche-lazy-'));
   try {
     const res = await runProcess(process.execPath, [CHILD, join(dir, 'data')], {
       env: { PATH: process.env.PATH },
     });
     assert.equal(res.code, 0, res.stderr);
-    const { serving, afterPdf, pdfBytes } = JSON.parse(res.stdout) as Record<string, string[]> & {
-      pdfBytes: number;
-    };
+    const { serving, afterDocs, reference, afterPdf, pdfBytes } = JSON.parse(res.stdout) as Record<
+      string,
+      string[]
+    > & { reference: number[]; pdfBytes: number };
     // Serving: the HTTP stack is there, the rest is not.
     assert.ok(serving.includes('fastify'), serving.join(' '));
     for (const heavy of [
@@ -30,14 +36,61 @@ test('a server loads no bundler, no bot and no X.509 library, and leaves the PDF
       'grammy',
       'pkijs',
       'asn1js',
+      ...REFERENCE,
     ]) {
       assert.ok(!serving.includes(heavy), `${heavy} is loaded at start`);
     }
+    // The reference is loaded by its first visitor, and then answers.
+    assert.deepEqual(reference, [200, 200]);
+    assert.ok(afterDocs.includes(REFERENCE[0]), afterDocs.join(' '));
     // A PDF is made in the worker thread: the server's own thread never loads its machinery.
     assert.ok(pdfBytes > 1000);
     for (const heavy of ['esbuild', 'pdfkit', 'fontkit', 'woff2-encoder']) {
       assert.ok(!afterPdf.includes(heavy), `${heavy} is loaded by the server's thread`);
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a server started as npm start starts it never loads Node's type stripper, and runs in the same process with large blocks given back", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tyche-lazy-'));
+  try {
+    // Written by the server process as it exits: its pid, its allocator setting and the internal
+    // modules Node loaded into it.
+    const report = join(dir, 'loaded.json');
+    const probe = `import { writeFileSync } from 'node:fs';
+const seen = () => ({ pid: process.pid, loaded: process.moduleLoadList, mmapThreshold: process.env.MALLOC_MMAP_THRESHOLD_ });
+if (process.argv.includes('serve')) process.on('exit', () => writeFileSync(${JSON.stringify(report)}, JSON.stringify(seen())));`;
+    const server = await startServerProcess(
+      {
+        DATA_DIR: join(dir, 'data'),
+        TYCHE_SOURCES: 'system',
+        NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(probe)}`,
+      },
+      { entry: BIN },
+    );
+    assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+    const pid = server.child.pid;
+    assert.equal(await server.stop(), 0);
+    const seen = JSON.parse(readFileSync(report, 'utf8')) as {
+      pid: number;
+      loaded: string[];
+      mmapThreshold: string;
+    };
+    assert.equal(seen.pid, pid, 'restarted in place, not as a child');
+    assert.equal(seen.mmapThreshold, '131072');
+    const { loaded } = seen;
+    assert.ok(
+      loaded.some((name) => name.includes('sqlite')),
+      'the report is the server process',
+    );
+    // amaro: the stripper's WebAssembly and its glue (internal/modules/typescript, which loads it
+    // on the first strip, is small and always there).
+    assert.deepEqual(
+      loaded.filter((name) => name.includes('amaro')),
+      [],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 // Run as a child process by lazy-loading.test.ts: starts `tyche serve`'s server in a process of
-// its own and prints, as JSON, which packages its thread had loaded once serving, and which after
-// one PDF certificate was made.
+// its own and prints, as JSON, which packages its thread had loaded once serving, which after the
+// API reference's page and script were asked for, and which after one PDF certificate was made.
 
 import { registerHooks } from 'node:module';
 
@@ -20,6 +20,10 @@ const server = await startServer(
   createConfig({ DATA_DIR: process.argv[2], TYCHE_SOURCES: 'system', PORT: '0', LOG_LEVEL: 'silent' }),
 );
 const serving = [...loaded].sort();
+const reference = await Promise.all(
+  ['/docs/', '/docs/js/scalar.js'].map(async (path) => (await fetch(`${server.url}${path}`)).status),
+);
+const afterDocs = [...loaded].sort();
 const { renderCertificatePdf } = await import('../../src/pdf/certificate-pdf.ts');
 const { sampleCertificate } = await import('../helpers/certificates.ts');
 const pdf = await renderCertificatePdf(
@@ -28,4 +32,6 @@ const pdf = await renderCertificatePdf(
   server.url,
 );
 await server.stop();
-process.stdout.write(JSON.stringify({ serving, afterPdf: [...loaded].sort(), pdfBytes: pdf.length }));
+process.stdout.write(
+  JSON.stringify({ serving, afterDocs, reference, afterPdf: [...loaded].sort(), pdfBytes: pdf.length }),
+);

@@ -31,7 +31,7 @@ describe('the PDF certificate of an amended draw', () => {
     assert.match(
       text.slice(history),
       new RegExp(
-        `1\\. \\S+ \\S+ UTC: #${amendments[0].position} .* replaced by reserve 1, .*: left the channel\\.`,
+        `1\\. \\S+ \\S+ UTC: winner #${amendments[0].position} .* was replaced by reserve 1, .*\\. Reason: left the channel\\.`,
       ),
     );
   });
@@ -44,10 +44,10 @@ describe('the PDF certificate of an amended draw', () => {
     assert.ok(flat(text[0]).includes('Winners as amended, after 2 replacements'));
     const second = flat(text[1]);
     assert.ok(second.startsWith('History of replacements'), second);
-    assert.match(second, /1\. .* replaced by reserve 1, .*: left the channel\./);
+    assert.match(second, /1\. .* replaced by reserve 1, .*\. Reason: left the channel\./);
     assert.match(
       second,
-      /2\. .* replaced by reserve 2, .*: did not claim in time\. Note: “Not claimed within P3D/,
+      /2\. .* replaced by reserve 2, .*\. Reason: did not claim the prize in time\. Note from the organiser: “Not claimed within P3D/,
     );
   });
 

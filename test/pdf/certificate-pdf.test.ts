@@ -176,7 +176,8 @@ describe('the content of the PDF certificate', () => {
       pdf.text,
       /… and \d+ more winners: see https:\/\/tyche\.example\/verify\/c_b1xZ0YouHddoaADs/,
     );
-    assert.match(pdf.text, /… and 100 (more )?reserves: see/);
+    // The first reserves are listed (winners come first, then reserves), the rest pointed to.
+    assert.match(pdf.text, /… and \d+ more reserves: see/);
     assert.ok(pdf.text.includes(`@${cert.winners[0].username}`));
   });
 });

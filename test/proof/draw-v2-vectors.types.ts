@@ -26,6 +26,8 @@ export interface SealBodyJson {
     reserve_count: number;
     owner: string;
     created_at: string;
+    /** Absent from seals made before terms were committed (CONTRACT §14). */
+    terms_sha256?: string | null;
   };
   entrants: { count: number; root: string };
   sealed_at: string;
@@ -108,6 +110,8 @@ export interface Fixture {
   };
   draws: {
     name: string;
+    /** The terms whose SHA-256 the seal commits to (null: none); absent for seals made before. */
+    terms?: string | null;
     entrants?: { telegram_id: number; salt: string }[];
     entrants_formula?: { count: number };
     seal: SealBodyJson;
@@ -117,6 +121,17 @@ export interface Fixture {
     beacon_randomness: string;
     expected: Expected;
   }[];
+  terms: {
+    terms_sha256: { name: string; terms: string; utf8_hex: string; sha256: string }[];
+    checks: {
+      seal: string;
+      giveaway: SealBodyJson['giveaway'];
+      file: string;
+      file_hex: string;
+      valid: boolean;
+      verdict: 'match' | 'absent' | 'none' | 'malformed' | 'mismatch';
+    }[];
+  };
   quicknet_example: {
     chain: Record<string, unknown>;
     beacon: Beacon;

@@ -12,7 +12,7 @@ import { OPERATOR_TRUST_LABEL } from '../../src/proof/report.ts';
 import { objectHashProblem, objectSignatureProblem } from '../../src/proof/signed-object.ts';
 import { verifyCertificate } from '../../src/proof/verifier.ts';
 import { createServices } from '../../src/services.ts';
-import { BROWSER_SCRIPTS } from '../../src/web/browser-modules.ts';
+import { BROWSER_SCRIPTS, PAGE_SCRIPT_URL } from '../../src/web/browser-modules.ts';
 import { RECEIPT_SCRIPT_URL } from '../../src/web/giveaway-public.routes.ts';
 import { sampleCertificate } from '../helpers/certificates.ts';
 import { storeTargets } from '../helpers/stores.ts';
@@ -100,23 +100,24 @@ describe('public giveaway pages and data', () => {
     app.inject({ method: 'GET', url, headers });
   const leaf = fixture.sorted[4];
 
-  test('an open giveaway: page without script, every user text escaped, strict CSP, request id', async () => {
+  test('an open giveaway: page with only the common script, every user text escaped, strict CSP, request id', async () => {
     const res = await get(`/g/${ids.active}`, { 'x-request-id': 'req-open-page-1' });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/html; charset=utf-8/);
     assert.equal(res.headers['x-request-id'], 'req-open-page-1');
     assert.equal(res.headers['content-security-policy'], PAGE_CSP);
-    assert.equal(res.headers.vary, 'accept');
-    assert.equal(res.body.match(/<script\b/g), null);
+    assert.equal(res.headers.vary, 'accept, accept-language');
+    // Only the optional script every page has (local times); the page reads the same without it.
+    assert.deepEqual(res.body.match(/<script\b[^>]*>/g), [`<script type="module" src="${PAGE_SCRIPT_URL}">`]);
     assert.ok(res.body.includes(`<h1>${escapeHtml(EVIL_TITLE)}</h1>`));
     assert.ok(res.body.includes(escapeHtml(EVIL_DESCRIPTION)));
     hostileFree(res.body);
     assert.match(res.body, /data-status="active">Open for entries</);
     assert.match(res.body, /<dd data-entrants-count>9<\/dd>/);
     assert.match(res.body, /2025-01-02 12:00:00 UTC/);
-    assert.match(res.body, /2 reserves in order/);
+    assert.match(res.body, /then 2 reserves in order/);
     assert.ok(!res.body.includes('id="seal"'));
-    assert.ok(res.body.includes(`href="http://127.0.0.1:8080/g/${ids.active}/receipt"`));
+    assert.ok(res.body.includes(`href="/g/${ids.active}/receipt"`));
   });
 
   test('a sealed giveaway shows its seal in full, before the round exists', async () => {
@@ -140,10 +141,11 @@ describe('public giveaway pages and data', () => {
       assert.ok(res.body.includes(String(value)), `page lacks ${value}`);
     }
     assert.match(res.body, /data-status="sealed"/);
-    assert.match(res.body, /Not drawn yet/);
+    assert.match(res.body, /The draw is coming/);
+    assert.match(res.body, new RegExp(`id="draw-countdown" data-round-at="${s.beacon.round_at}"`));
     // Channel conditions, and how many entrants the seal left out and why.
     assert.match(res.body, /data-conditions>@sponsor&lt;x&gt;: checked at joining and again before the seal/);
-    assert.match(res.body, /data-excluded="left_required_channel">3 had left a required channel/);
+    assert.match(res.body, /data-excluded="left_required_channel">3 entrants had left a required channel/);
     const json = await get(`/g/${ids.sealed}.json`);
     assert.deepEqual(json.json().excluded, [{ reason: 'left_required_channel', count: 3 }]);
     assert.ok(!res.body.includes('data-certificate-link'));
@@ -154,7 +156,7 @@ describe('public giveaway pages and data', () => {
     const drawn = await get(`/g/${ids.completed}`);
     assert.ok(
       drawn.body.includes(
-        `<a href="http://127.0.0.1:8080/verify/${fixture.certificate.certificate_id}" data-certificate-link>`,
+        `<a class="button" href="http://127.0.0.1:8080/verify/${fixture.certificate.certificate_id}" data-certificate-link>`,
       ),
     );
     assert.ok(!drawn.body.includes(escapeHtml(OPERATOR_TRUST_LABEL)));
@@ -174,7 +176,7 @@ describe('public giveaway pages and data', () => {
       assert.deepEqual(bySuffix.json(), view);
       const byAccept = await get(`/g/${view.public_id}`, { accept: 'application/json' });
       assert.equal(byAccept.body, bySuffix.body);
-      assert.equal(byAccept.headers.vary, 'accept');
+      assert.equal(byAccept.headers.vary, 'accept, accept-language');
     }
   });
 
@@ -267,6 +269,9 @@ describe('public giveaway pages and data', () => {
     assert.equal(res.headers['referrer-policy'], 'no-referrer');
     assert.deepEqual(res.body.match(/<script\b[^>]*>/g), [
       `<script type="module" src="${RECEIPT_SCRIPT_URL}">`,
+      `<script type="module" src="${PAGE_SCRIPT_URL}">`,
+      // The script's words in the page's language: data, never run.
+      '<script type="application/json" id="page-text">',
     ]);
     assert.ok(BROWSER_SCRIPTS.some((script) => script.url === RECEIPT_SCRIPT_URL));
     assert.match(res.body, /<noscript>/);

@@ -72,7 +72,7 @@ describe('a seal without outside evidence reads as a warning', () => {
     assert.match(page, /The owner could not know the winners when the list was sealed/);
     assert.match(
       page,
-      /the seal's time rests on this server's word \(no outside witness or valid timestamp yet\)/,
+      /the seal&#39;s time rests on this server&#39;s word \(no outside witness or valid timestamp yet\)/,
     );
     assert.doesNotMatch(page, /Prize <b>/);
   });

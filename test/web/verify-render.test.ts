@@ -49,7 +49,8 @@ describe('certificate rendering', () => {
       }),
       URLS,
     );
-    assert.match(page, /<td>—<\/td>/);
+    // Named in words, never a bare dash.
+    assert.match(page, /<td>\(no public name\)<\/td>/);
     assert.match(page, /<time datetime="not a date">not a date<\/time>/);
   });
 

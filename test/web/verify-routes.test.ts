@@ -88,7 +88,12 @@ describe('public verification pages', () => {
     );
     assert.ok(res.body.includes('@&lt;img src=x onerror=alert(1)&gt;&quot;&#39;'));
     const scripts = res.body.match(/<script\b[^>]*>/g) ?? [];
-    assert.deepEqual(scripts, ['<script type="module" src="/assets/js/verify/verify-button.js">']);
+    assert.deepEqual(scripts, [
+      '<script type="module" src="/assets/js/verify/verify-button.js">',
+      '<script type="module" src="/assets/js/page.js">',
+      // The button's words in the page's language: data, never run.
+      '<script type="application/json" id="page-text">',
+    ]);
     // Text is escaped, so every `<` opens a real tag: none may carry an event handler.
     assert.doesNotMatch(res.body, /<[^>]*\son[a-z]+=/i);
   });
@@ -100,7 +105,7 @@ describe('public verification pages', () => {
     assert.equal(bySuffix.headers['access-control-allow-origin'], '*');
     const byAccept = await get(`/verify/${certificateId}`, { accept: 'application/json' });
     assert.match(String(byAccept.headers['content-type']), /^application\/json/);
-    assert.equal(byAccept.headers.vary, 'accept');
+    assert.equal(byAccept.headers.vary, 'accept, accept-language');
     assert.equal(byAccept.body, bySuffix.body);
     const cert = bySuffix.json();
     assert.equal(cert.title, EVIL_TITLE);

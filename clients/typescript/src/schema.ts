@@ -147,6 +147,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/log/tile/entries/{tile}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An entry bundle (c2sp.org/tlog-tiles): 256 entries, or the first W with `.p/W`
+         * @description No key. `/log/tile/entries/<N>[.p/<W>]`, N in 3-digit groups (`x001/x234/067`): entries N·256 onwards, each as a 2-byte big-endian length and its `leaf_data`. Gzip when `Accept-Encoding` allows. A full bundle is immutable; a partial one (the first W, 1–255, as the log had them at a size it had) is cached for at most 60 s. Beyond the log: 404.
+         */
+        get: operations["getLogEntryBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/tile/{level}/{tile}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A hash tile of the log (c2sp.org/tlog-tiles): 256 hashes of tree level 8·L
+         * @description No key. `/log/tile/<L>/<N>[.p/<W>]`, N in 3-digit groups (`x001/x234/067`): the concatenated 32-byte hashes of tree level 8·L numbered N·256 onwards, each the Merkle Tree Hash of 256^L entries. A full tile (8192 bytes) is immutable; a partial one (`.p/W`, the first W hashes, for any size the log has had) is cached for at most 60 s. Beyond the tree: 404.
+         */
+        get: operations["getLogTile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tyche-verify.mjs": {
         parameters: {
             query?: never;
@@ -179,6 +219,26 @@ export interface paths {
          * @description No key. The page works without JavaScript; `Accept: application/json` or the `.json` suffix gives the sealed certificate, `.pdf` a one-page PDF with a QR code to the page.
          */
         get: operations["getCertificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/o/{owner}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An organizer's public record, from the transparency log
+         * @description No key. Every giveaway the owner pseudonym sealed and drew, the median time from the committed drand round to the draw, winners replaced by reason, and red flags (a giveaway sealed twice, two of its giveaways sealed on one round, a substitute out of reserve order), computed from the log entries about that owner alone. The page works without JavaScript; `.json` or `Accept: application/json` gives the record.
+         */
+        get: operations["getOrganizerRecord"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1476,6 +1536,163 @@ export interface operations {
             };
         };
     };
+    getLogEntryBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description N in zero-padded 3-digit groups, all but the last prefixed with `x` (1234067 is `x001/x234/067`), then `.p/<W>` for a partial tile of W (1–255) */
+                tile: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile: `application/octet-stream` */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (8192 bytes: 256 hashes of 32 bytes each) */
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current `ETag`; no body */
+            304: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_found`: No route or resource matches the address. */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests without a key from one address (public pages, certificates, proofs, the log); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error`: An unexpected error. Quote the `X-Request-ID` to support. */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`: The database did not answer (a lost connection, a restart, a lock held too long). Nothing was changed; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLogTile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description L: the tile level, 0–63, without leading zeros
+                 * @example 0
+                 */
+                level: string;
+                /** @description N in zero-padded 3-digit groups, all but the last prefixed with `x` (1234067 is `x001/x234/067`), then `.p/<W>` for a partial tile of W (1–255) */
+                tile: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile: `application/octet-stream` */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (8192 bytes: 256 hashes of 32 bytes each) */
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current `ETag`; no body */
+            304: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_found`: No route or resource matches the address. */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests without a key from one address (public pages, certificates, proofs, the log); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error`: An unexpected error. Quote the `X-Request-ID` to support. */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`: The database did not answer (a lost connection, a restart, a lock held too long). Nothing was changed; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getStandaloneVerifier: {
         parameters: {
             query?: never;
@@ -1647,6 +1864,8 @@ export interface operations {
                                 owner: string;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description SHA-256 hex of the terms' UTF-8 bytes, or null when the giveaway has none (CONTRACT §14); absent from seals made before terms were committed */
+                                terms_sha256?: string | null;
                             };
                             entrants: {
                                 count: number;
@@ -1908,6 +2127,148 @@ export interface operations {
             };
         };
     };
+    getOrganizerRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The owner pseudonym, e.g. o_z5GCf12zNRsg6jSm; `.json` for the JSON */
+                owner: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organizer's record page (HTML, works without JavaScript), or the record (`.json` or `Accept: application/json`) */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en">…</html>
+                     */
+                    "text/html": string;
+                    /**
+                     * @example {
+                     *       "owner": "o_z5GCf12zNRsg6jSm",
+                     *       "log_entries": 3,
+                     *       "last_log_index": 4,
+                     *       "giveaways_sealed": 1,
+                     *       "giveaways_drawn": 1,
+                     *       "median_seconds_round_to_draw": 0.001,
+                     *       "replacements": {
+                     *         "total": 1,
+                     *         "by_reason": {
+                     *           "left_channel": 0,
+                     *           "unclaimed": 1,
+                     *           "ineligible": 0,
+                     *           "duplicate_account": 0,
+                     *           "other": 0
+                     *         }
+                     *       },
+                     *       "red_flags": [],
+                     *       "giveaways": [
+                     *         {
+                     *           "public_id": "mqkhDFKrFbRc",
+                     *           "title": "Spring giveaway",
+                     *           "seal_ids": [
+                     *             "s_pNWDlFQdlnBbuezI"
+                     *           ],
+                     *           "sealed_at": "2026-05-01T09:00:00.000Z",
+                     *           "round": 1211,
+                     *           "round_at": "2026-05-01T09:00:30.000Z",
+                     *           "certificate_id": "c_PfQUksIGPDVDWslX",
+                     *           "drawn_at": "2026-05-01T09:00:30.001Z",
+                     *           "seconds_round_to_draw": 0.001,
+                     *           "replacements": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The owner pseudonym (the seals' `giveaway.owner`) */
+                        owner: string;
+                        /** @description Log entries about this owner: seals, v2 certificates, amendments */
+                        log_entries: number;
+                        /** @description The newest of them */
+                        last_log_index: number;
+                        giveaways_sealed: number;
+                        giveaways_drawn: number;
+                        /** @description Median over drawn giveaways of seconds from the committed round's `round_at` to `drawn_at` */
+                        median_seconds_round_to_draw: number | null;
+                        replacements: {
+                            total: number;
+                            /** @description Every amendment reason, with its count */
+                            by_reason: {
+                                [key: string]: number;
+                            };
+                        };
+                        /** @description Empty when the log shows none */
+                        red_flags: {
+                            /** @description `multiple_seals`: a giveaway sealed more than once; `shared_round`: two or more of the owner's giveaways sealed on one drand round; `reserve_order`: a winner replaced by another than the next unused reserve */
+                            flag: "multiple_seals" | "shared_round" | "reserve_order";
+                            /** @description The public ids it is about */
+                            giveaways: string[];
+                            /** @description The log entries that show it */
+                            entries: number[];
+                            detail: string;
+                        }[];
+                        /** @description Newest seal first */
+                        giveaways: {
+                            public_id: string;
+                            title: string | null;
+                            seal_ids: string[];
+                            sealed_at: string | null;
+                            round: number | null;
+                            round_at: string | null;
+                            certificate_id: string | null;
+                            drawn_at: string | null;
+                            seconds_round_to_draw: number | null;
+                            replacements: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current `ETag`; no body */
+            304: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_found`: No route or resource matches the address. */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en">…</html>
+                     */
+                    "text/html": string;
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests without a key from one address (public pages, certificates, proofs, the log); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getPublicGiveaway: {
         parameters: {
             query?: never;
@@ -1996,7 +2357,10 @@ export interface operations {
                      *           "reason": "left_required_channel",
                      *           "count": 1
                      *         }
-                     *       ]
+                     *       ],
+                     *       "owner": "o_z5GCf12zNRsg6jSm",
+                     *       "terms": null,
+                     *       "terms_sha256": null
                      *     }
                      */
                     "application/json": {
@@ -2033,6 +2397,8 @@ export interface operations {
                                 owner: string;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description SHA-256 hex of the terms' UTF-8 bytes, or null when the giveaway has none (CONTRACT §14); absent from seals made before terms were committed */
+                                terms_sha256?: string | null;
                             };
                             entrants: {
                                 count: number;
@@ -2093,6 +2459,12 @@ export interface operations {
                             reason: string;
                             count: number;
                         }[];
+                        /** @description The owner's public pseudonym (the seal's `giveaway.owner`); its record, computed from the transparency log, is at `/o/{owner}` */
+                        owner: string | null;
+                        /** @description The rules as given at creation, or null */
+                        terms: string | null;
+                        /** @description SHA-256 hex of `terms` as UTF-8; the seal's `giveaway.terms_sha256` must be it */
+                        terms_sha256: string | null;
                     };
                 };
             };
@@ -3900,15 +4272,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "title": "Spring giveaway",
-                 *       "winners_count": 1,
-                 *       "reserve_count": 1,
-                 *       "description": "Three pairs of headphones",
-                 *       "ends_at": "2026-05-01T09:00:00Z"
-                 *     }
-                 */
                 "application/json": {
                     /**
                      * Format: trimmed-text
@@ -3929,6 +4292,11 @@ export interface operations {
                     reserve_count?: number;
                     /** @description ISO 8601 duration, `PT1H` to `P30D` (verifiable only): each winner must claim the prize within it, else the next reserve replaces them */
                     claim_within?: string;
+                    /**
+                     * Format: multiline-text
+                     * @description The rules, at most 20000 characters, not blank; tab and newline are the only control characters allowed. Stored exactly as given (no trimming): the seal commits to the SHA-256 of these UTF-8 bytes, so the rules cannot change once entries close
+                     */
+                    terms?: string;
                 };
             };
         };
@@ -3963,6 +4331,8 @@ export interface operations {
                      *       "ends_at": "2026-05-01T09:00:00.000Z",
                      *       "claim_within": "P3D",
                      *       "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
+                     *       "terms": null,
+                     *       "terms_sha256": null,
                      *       "join_url": "https://t.me/TycheDrawBot?start=g_mqkhDFKrFbRc"
                      *     }
                      */
@@ -3992,6 +4362,10 @@ export interface operations {
                         claim_within: string | null;
                         /** @description The public page `/g/{public_id}` */
                         public_url: string;
+                        /** @description The rules of the giveaway as given at creation, or null; shown on `/g/{public_id}` and committed to by the seal (webhook events carry only `terms_sha256`) */
+                        terms: string | null;
+                        /** @description SHA-256 hex of the terms' UTF-8 bytes, or null without terms: the seal's `giveaway.terms_sha256` */
+                        terms_sha256: string | null;
                         /** @description The signed seal (CONTRACT §7.3), byte for byte as published */
                         seal?: {
                             /** @enum {string} */
@@ -4006,6 +4380,8 @@ export interface operations {
                                 owner: string;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description SHA-256 hex of the terms' UTF-8 bytes, or null when the giveaway has none (CONTRACT §14); absent from seals made before terms were committed */
+                                terms_sha256?: string | null;
                             };
                             entrants: {
                                 count: number;
@@ -4317,6 +4693,8 @@ export interface operations {
                      *       "ends_at": "2026-05-01T09:00:00.000Z",
                      *       "claim_within": "P3D",
                      *       "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
+                     *       "terms": null,
+                     *       "terms_sha256": null,
                      *       "join_url": "https://t.me/TycheDrawBot?start=g_mqkhDFKrFbRc",
                      *       "seal": {
                      *         "type": "tyche-seal-v2",
@@ -4392,6 +4770,10 @@ export interface operations {
                         claim_within: string | null;
                         /** @description The public page `/g/{public_id}` */
                         public_url: string;
+                        /** @description The rules of the giveaway as given at creation, or null; shown on `/g/{public_id}` and committed to by the seal (webhook events carry only `terms_sha256`) */
+                        terms: string | null;
+                        /** @description SHA-256 hex of the terms' UTF-8 bytes, or null without terms: the seal's `giveaway.terms_sha256` */
+                        terms_sha256: string | null;
                         /** @description The signed seal (CONTRACT §7.3), byte for byte as published */
                         seal?: {
                             /** @enum {string} */
@@ -4406,6 +4788,8 @@ export interface operations {
                                 owner: string;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description SHA-256 hex of the terms' UTF-8 bytes, or null when the giveaway has none (CONTRACT §14); absent from seals made before terms were committed */
+                                terms_sha256?: string | null;
                             };
                             entrants: {
                                 count: number;
@@ -4952,6 +5336,8 @@ export interface operations {
                                 owner: string;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description SHA-256 hex of the terms' UTF-8 bytes, or null when the giveaway has none (CONTRACT §14); absent from seals made before terms were committed */
+                                terms_sha256?: string | null;
                             };
                             entrants: {
                                 count: number;
@@ -5059,6 +5445,10 @@ export interface operations {
                         claim_within: string | null;
                         /** @description The public page `/g/{public_id}` */
                         public_url: string;
+                        /** @description The rules of the giveaway as given at creation, or null; shown on `/g/{public_id}` and committed to by the seal (webhook events carry only `terms_sha256`) */
+                        terms: string | null;
+                        /** @description SHA-256 hex of the terms' UTF-8 bytes, or null without terms: the seal's `giveaway.terms_sha256` */
+                        terms_sha256: string | null;
                         /** @description The signed seal (CONTRACT §7.3), byte for byte as published */
                         seal?: {
                             /** @enum {string} */
@@ -5073,6 +5463,8 @@ export interface operations {
                                 owner: string;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description SHA-256 hex of the terms' UTF-8 bytes, or null when the giveaway has none (CONTRACT §14); absent from seals made before terms were committed */
+                                terms_sha256?: string | null;
                             };
                             entrants: {
                                 count: number;
@@ -5411,6 +5803,8 @@ export interface operations {
                      *       "ends_at": "2026-05-01T09:00:00.000Z",
                      *       "claim_within": "P3D",
                      *       "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
+                     *       "terms": null,
+                     *       "terms_sha256": null,
                      *       "join_url": "https://t.me/TycheDrawBot?start=g_mqkhDFKrFbRc",
                      *       "seal": {
                      *         "type": "tyche-seal-v2",
@@ -5473,6 +5867,10 @@ export interface operations {
                         claim_within: string | null;
                         /** @description The public page `/g/{public_id}` */
                         public_url: string;
+                        /** @description The rules of the giveaway as given at creation, or null; shown on `/g/{public_id}` and committed to by the seal (webhook events carry only `terms_sha256`) */
+                        terms: string | null;
+                        /** @description SHA-256 hex of the terms' UTF-8 bytes, or null without terms: the seal's `giveaway.terms_sha256` */
+                        terms_sha256: string | null;
                         /** @description The signed seal (CONTRACT §7.3), byte for byte as published */
                         seal?: {
                             /** @enum {string} */
@@ -5487,6 +5885,8 @@ export interface operations {
                                 owner: string;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description SHA-256 hex of the terms' UTF-8 bytes, or null when the giveaway has none (CONTRACT §14); absent from seals made before terms were committed */
+                                terms_sha256?: string | null;
                             };
                             entrants: {
                                 count: number;
@@ -5636,6 +6036,8 @@ export interface operations {
                      *       "ends_at": "2026-05-01T09:00:00.000Z",
                      *       "claim_within": "P3D",
                      *       "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
+                     *       "terms": null,
+                     *       "terms_sha256": null,
                      *       "join_url": "https://t.me/TycheDrawBot?start=g_mqkhDFKrFbRc"
                      *     }
                      */
@@ -5665,6 +6067,10 @@ export interface operations {
                         claim_within: string | null;
                         /** @description The public page `/g/{public_id}` */
                         public_url: string;
+                        /** @description The rules of the giveaway as given at creation, or null; shown on `/g/{public_id}` and committed to by the seal (webhook events carry only `terms_sha256`) */
+                        terms: string | null;
+                        /** @description SHA-256 hex of the terms' UTF-8 bytes, or null without terms: the seal's `giveaway.terms_sha256` */
+                        terms_sha256: string | null;
                         /** @description The signed seal (CONTRACT §7.3), byte for byte as published */
                         seal?: {
                             /** @enum {string} */
@@ -5679,6 +6085,8 @@ export interface operations {
                                 owner: string;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description SHA-256 hex of the terms' UTF-8 bytes, or null when the giveaway has none (CONTRACT §14); absent from seals made before terms were committed */
+                                terms_sha256?: string | null;
                             };
                             entrants: {
                                 count: number;
@@ -8057,6 +8465,7 @@ export interface operations {
                  *         "ends_at": "2026-05-01T09:00:00.000Z",
                  *         "claim_within": "P3D",
                  *         "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
+                 *         "terms_sha256": null,
                  *         "seal": {
                  *           "type": "tyche-seal-v2",
                  *           "seal_id": "s_pNWDlFQdlnBbuezI",
@@ -8098,7 +8507,7 @@ export interface operations {
                     type: "giveaway.sealed";
                     /** Format: date-time */
                     timestamp: string;
-                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description` */
+                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`, and without the `terms` text: `terms_sha256` names them); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description` */
                     data: {
                         [key: string]: unknown;
                     };
@@ -8166,6 +8575,7 @@ export interface operations {
                  *         "ends_at": "2026-05-01T09:00:00.000Z",
                  *         "claim_within": "P3D",
                  *         "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
+                 *         "terms_sha256": null,
                  *         "seal": {
                  *           "type": "tyche-seal-v2",
                  *           "seal_id": "s_pNWDlFQdlnBbuezI",
@@ -8220,7 +8630,7 @@ export interface operations {
                     type: "giveaway.drawn";
                     /** Format: date-time */
                     timestamp: string;
-                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description` */
+                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`, and without the `terms` text: `terms_sha256` names them); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description` */
                     data: {
                         [key: string]: unknown;
                     };
@@ -8288,6 +8698,7 @@ export interface operations {
                  *         "ends_at": "2026-05-01T09:00:00.000Z",
                  *         "claim_within": "P3D",
                  *         "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
+                 *         "terms_sha256": null,
                  *         "seal": {
                  *           "type": "tyche-seal-v2",
                  *           "seal_id": "s_pNWDlFQdlnBbuezI",
@@ -8405,7 +8816,7 @@ export interface operations {
                     type: "giveaway.amended";
                     /** Format: date-time */
                     timestamp: string;
-                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description` */
+                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`, and without the `terms` text: `terms_sha256` names them); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description` */
                     data: {
                         [key: string]: unknown;
                     };
@@ -8473,6 +8884,7 @@ export interface operations {
                  *         "ends_at": "2026-05-01T09:00:00.000Z",
                  *         "claim_within": "P3D",
                  *         "public_url": "http://127.0.0.1:8080/g/mqkhDFKrFbRc",
+                 *         "terms_sha256": null,
                  *         "seal_timestamps": [],
                  *         "entrant": {
                  *           "telegram_id": 123456789,
@@ -8489,7 +8901,7 @@ export interface operations {
                     type: "participant.joined";
                     /** Format: date-time */
                     timestamp: string;
-                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description` */
+                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`, and without the `terms` text: `terms_sha256` names them); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description` */
                     data: {
                         [key: string]: unknown;
                     };
@@ -8554,7 +8966,7 @@ export interface operations {
                     type: "webhook.test";
                     /** Format: date-time */
                     timestamp: string;
-                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description` */
+                    /** @description The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`, and without the `terms` text: `terms_sha256` names them); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description` */
                     data: {
                         [key: string]: unknown;
                     };

@@ -1,6 +1,7 @@
 import {
   CLAIM_WITHIN_MAX_MS,
   CLAIM_WITHIN_MIN_MS,
+  checkTerms,
   checkTitle,
   durationMs,
   ENDS_AT_MAX_AHEAD_MS,
@@ -8,6 +9,8 @@ import {
   TITLE_MAX,
   WINNERS_MAX,
 } from '../../giveaways/core/giveaway-input.ts';
+import { sha256 } from '../../giveaways/draw/certificate.ts';
+import { TERMS_MAX, termsSha256 } from '../../proof/terms.ts';
 import { isAppError } from '../../shared/errors.ts';
 
 /**
@@ -145,4 +148,25 @@ export function claimLabel(ms: number): string {
     rest %= size;
   }
   return parts.join(' ');
+}
+
+/**
+ * The optional terms (CONTRACT §14): `-` for none, else the message's text, by the API's rules
+ * (the seal commits to their SHA-256). One Telegram message holds at most 4096 characters; longer
+ * terms, up to TERMS_MAX, are given through the API.
+ */
+export function readTerms(text: string): Answer<string | null> {
+  const answer = text.trim();
+  if (answer === NONE) return ok(null);
+  try {
+    return ok(checkTerms(answer));
+  } catch (error) {
+    if (isAppError(error)) return wrong('new-bad-terms', { max: TERMS_MAX });
+    throw error;
+  }
+}
+
+/** How the preview names the terms: their length, and the start of the SHA-256 the seal will hold. */
+export function termsFingerprint(terms: string): { chars: number; hash: string } {
+  return { chars: [...terms].length, hash: termsSha256(terms, sha256).slice(0, 16) };
 }

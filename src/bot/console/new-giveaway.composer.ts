@@ -4,6 +4,7 @@ import type { AccountService } from '../../accounts/account.service.ts';
 import { hasBusinessAccess } from '../../accounts/plans.ts';
 import { isoDuration, WINNERS_MAX } from '../../giveaways/core/giveaway-input.ts';
 import { translatorFor } from '../../i18n/catalogue.ts';
+import { TERMS_MAX } from '../../proof/terms.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isAppError } from '../../shared/errors.ts';
 import type { BotLogger } from '../bot-logger.ts';
@@ -27,8 +28,10 @@ import {
   readDescription,
   readEnds,
   readRequired,
+  readTerms,
   readTitle,
   readWinners,
+  termsFingerprint,
 } from './new-giveaway.answers.ts';
 
 export interface NewGiveawayDeps {
@@ -41,8 +44,18 @@ export interface NewGiveawayDeps {
   wake?: () => void;
 }
 
-// `claim` is asked only from the preview's button: an optional step outside the numbered six.
-const STEPS = ['title', 'description', 'winners', 'ends', 'channel', 'required', 'preview', 'claim'] as const;
+// `claim` and `terms` are asked only from the preview's buttons: optional steps outside the numbered six.
+const STEPS = [
+  'title',
+  'description',
+  'winners',
+  'ends',
+  'channel',
+  'required',
+  'preview',
+  'claim',
+  'terms',
+] as const;
 type Step = (typeof STEPS)[number];
 
 /** The answers so far; `nonce` ties the preview's buttons to this one dialogue. */
@@ -57,11 +70,23 @@ interface Draft {
   challenge?: boolean;
   /** How long each winner has to claim, in ms (CONTRACT §14); absent or null: no deadline. */
   claimWithin?: number | null;
+  /** The terms the seal will commit to (CONTRACT §14); absent or null: none. */
+  terms?: string | null;
 }
 
 const KIND = 'new';
 export const newData = callbackData('nw', ['action', 'nonce']);
-type Action = 'skip' | 'none' | 'publish' | 'challenge' | 'cancel' | 'claim' | ClaimPreset | 'claimNone';
+type Action =
+  | 'skip'
+  | 'none'
+  | 'publish'
+  | 'challenge'
+  | 'cancel'
+  | 'claim'
+  | ClaimPreset
+  | 'claimNone'
+  | 'terms'
+  | 'termsNone';
 
 type Message = Filter<BotContext, 'message'>['message'];
 
@@ -83,6 +108,7 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
     if (step === 'winners') return ctx.t('new-ask-winners', { max: WINNERS_MAX });
     if (step === 'ends') return ctx.t('new-ask-ends', { example: exampleEnd(now()) });
     if (step === 'claim') return ctx.t('new-ask-claim');
+    if (step === 'terms') return ctx.t('new-ask-terms', { max: TERMS_MAX });
     return ctx.t(`new-ask-${step}`);
   }
 
@@ -96,6 +122,8 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
         keyboard.text(claimLabel(ms), pack(preset as ClaimPreset, nonce));
       return keyboard.row().text(ctx.t('new-button-claim-none'), pack('claimNone', nonce));
     }
+    if (step === 'terms')
+      return new InlineKeyboard().text(ctx.t('new-button-terms-none'), pack('termsNone', nonce));
     return undefined;
   }
 
@@ -127,6 +155,9 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
       challenge: ctx.t(draft.challenge ? 'new-challenge-on' : 'new-challenge-off'),
       claim: draft.claimWithin ? claimLabel(draft.claimWithin) : ctx.t('new-claim-none'),
     });
+    const terms = draft.terms
+      ? ctx.t('new-terms-set', termsFingerprint(draft.terms))
+      : ctx.t('new-terms-none');
     return [
       ctx.t('new-preview-head', { channel: esc(draft.channel!.label) }),
       '',
@@ -134,6 +165,7 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
       '',
       '—',
       settings,
+      ctx.t('new-preview-terms', { terms }),
     ].join('\n');
   }
 
@@ -147,6 +179,8 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
       )
       .row()
       .text(ctx.t('new-button-claim'), pack('claim', draft.nonce))
+      .row()
+      .text(ctx.t('new-button-terms'), pack('terms', draft.nonce))
       .row()
       .text(ctx.t('new-button-cancel'), pack('cancel', draft.nonce));
     if (edit) await safeEdit(ctx, log, previewText(ctx, draft), keyboard);
@@ -212,6 +246,10 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
         const a = readClaim(text);
         return a.ok ? ask(ctx, 'preview', { ...draft, claimWithin: a.value }) : fail(a);
       }
+      case 'terms': {
+        const a = readTerms(text);
+        return a.ok ? ask(ctx, 'preview', { ...draft, terms: a.value }) : fail(a);
+      }
       case 'preview':
         await safeReply(ctx, log, ctx.t('new-in-progress'));
     }
@@ -243,6 +281,7 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
           ...(draft.claimWithin
             ? { claim_within: isoDuration(draft.claimWithin), reserve_count: Math.min(draft.winners!, 100) }
             : {}),
+          ...(draft.terms ? { terms: draft.terms } : {}),
         },
         {
           conditions: draft.required ?? [],
@@ -332,6 +371,12 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
         return;
       case 'claimNone':
         if (step === 'claim') return ask(ctx, 'preview', { ...draft, claimWithin: null });
+        return;
+      case 'terms':
+        if (step === 'preview') return ask(ctx, 'terms', draft);
+        return;
+      case 'termsNone':
+        if (step === 'terms') return ask(ctx, 'preview', { ...draft, terms: null });
         return;
       default:
         if (step === 'claim' && Object.hasOwn(CLAIM_PRESETS, data.action)) {

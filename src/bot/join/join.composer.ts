@@ -11,6 +11,7 @@ import { esc } from '../format.ts';
 import type { BotGiveaways, JoiningParticipant, JoinResult } from '../giveaway-port.ts';
 import { helpText } from '../help.composer.ts';
 import { safeAnswer, safeEdit, safeReply } from '../safe-reply.ts';
+import { appKeyboard } from './app-link.ts';
 import {
   type Challenge,
   challengeData,
@@ -27,6 +28,8 @@ export interface JoinDeps {
   conversations: Conversations;
   clock: Clock;
   log: BotLogger;
+  /** The Mini App's address, when it is served: the join reply then offers it. */
+  appUrl?: string | undefined;
 }
 
 type Outcome =
@@ -98,7 +101,8 @@ export function joinComposer(deps: JoinDeps): Composer<BotContext> {
 
   async function replyOutcome(ctx: BotContext, outcome: Outcome): Promise<void> {
     if (outcome.ok) {
-      await safeReply(ctx, log, joinedText(ctx, outcome.result));
+      const keyboard = appKeyboard(ctx.t('join-button-app'), deps.appUrl, outcome.result.giveaway.public_id);
+      await safeReply(ctx, log, joinedText(ctx, outcome.result), keyboard ? { keyboard } : {});
       return;
     }
     const keyboard = refusedKeyboard(ctx, outcome);
@@ -162,8 +166,10 @@ export function joinComposer(deps: JoinDeps): Composer<BotContext> {
     }
     await conversations.clear(ctx.from.id);
     const outcome = await join(challenge.publicId, ctx.from);
-    if (outcome.ok) await safeEdit(ctx, log, joinedText(ctx, outcome.result));
-    else await safeEdit(ctx, log, ctx.t(outcome.key, outcome.vars), refusedKeyboard(ctx, outcome));
+    if (outcome.ok) {
+      const keyboard = appKeyboard(ctx.t('join-button-app'), deps.appUrl, outcome.result.giveaway.public_id);
+      await safeEdit(ctx, log, joinedText(ctx, outcome.result), keyboard);
+    } else await safeEdit(ctx, log, ctx.t(outcome.key, outcome.vars), refusedKeyboard(ctx, outcome));
   });
 
   // Posts made with /post join in the button's pop-up; a giveaway with a challenge sends the

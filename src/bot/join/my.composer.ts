@@ -5,6 +5,7 @@ import type { BotContext } from '../context.ts';
 import { esc } from '../format.ts';
 import type { ConsoleGiveaways } from '../giveaway-port.ts';
 import { safeReply } from '../safe-reply.ts';
+import { appKeyboard } from './app-link.ts';
 
 const LISTED = 20;
 
@@ -13,6 +14,8 @@ export function myComposer(deps: {
   giveaways: Pick<ConsoleGiveaways, 'entriesOf'>;
   publicBaseUrl: string;
   log: BotLogger;
+  /** The Mini App's address, when it is served: the list then offers it. */
+  appUrl?: string | undefined;
 }): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.chatType('private').command('my', async (ctx) => {
@@ -34,7 +37,9 @@ export function myComposer(deps: {
           : '',
       });
     });
-    await safeReply(ctx, deps.log, [ctx.t('my-head', { count: entries.length }), '', ...items].join('\n'));
+    const keyboard = appKeyboard(ctx.t('my-button-app'), deps.appUrl);
+    const text = [ctx.t('my-head', { count: entries.length }), '', ...items].join('\n');
+    await safeReply(ctx, deps.log, text, keyboard ? { keyboard } : {});
   });
   return composer;
 }

@@ -29,6 +29,8 @@ export function createAmendmentNoticeJobs(deps: {
   amendedPost(event: AmendedEvent, at: number): Promise<void>;
   clock: Clock;
   log: BotLogger;
+  /** The Mini App's address, when it is served: the notice then offers it. */
+  appUrl?: string | undefined;
 }) {
   const { api, botUsers, jobs, clock, log } = deps;
   const now = () => clock.now().getTime();
@@ -63,7 +65,7 @@ export function createAmendmentNoticeJobs(deps: {
       reason: t(`reason-${event.reason}`),
       url: esc(event.verifyUrl),
     });
-    const { text, ...markup } = withClaim(t, notice, event);
+    const { text, ...markup } = withClaim(t, notice, event, deps.appUrl);
     try {
       await api.sendMessage(winner.telegram_id, text, { parse_mode: 'HTML', ...markup });
       return { done: true };

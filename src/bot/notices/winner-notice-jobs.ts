@@ -38,6 +38,8 @@ export function createWinnerNoticeJobs(deps: {
   ): Promise<void>;
   clock: Clock;
   log: BotLogger;
+  /** The Mini App's address, when it is served: the notice then offers it. */
+  appUrl?: string | undefined;
 }) {
   const { api, botUsers, jobs, clock, log } = deps;
   const now = () => clock.now().getTime();
@@ -75,7 +77,7 @@ export function createWinnerNoticeJobs(deps: {
       title: esc(event.title),
       url: esc(event.verifyUrl),
     });
-    const { text, ...markup } = withClaim(t, notice, { ...event, position: winner.position });
+    const { text, ...markup } = withClaim(t, notice, { ...event, position: winner.position }, deps.appUrl);
     try {
       await api.sendMessage(winner.telegram_id, text, { parse_mode: 'HTML', ...markup });
       return { done: true };

@@ -3,9 +3,11 @@
 // rules every verifier runs (proof/amendments.ts). A substitute that is not the next unused
 // reserve, and a chain with a gap (a sequence skipped, a `previous` that is not the hash before
 // it), are findings. Signatures are not judged here: the audit checks every entry's signature
-// against the keys the log itself announced.
+// against the keys the log itself announced. A certificate logged as its digest lists no reserves
+// in the log: its amendments are checked against the full certificate by tyche verify.
 
 import { AMENDMENT_CHECKS, checkAmendments } from '../../proof/amendments.ts';
+import { isCertificateDigest } from '../../proof/certificate-entry.ts';
 import type { Sha256 } from '../../proof/digest.ts';
 import { isRecord } from '../../proof/report.ts';
 
@@ -22,7 +24,8 @@ export function createAmendmentTally(sha256: Sha256) {
   return {
     /** A certificate entry: the one its amendments must name by hash. */
     certificate(obj: Record<string, unknown>): void {
-      if (typeof obj.hash === 'string') certificates.set(obj.hash, obj);
+      const hash = isCertificateDigest(obj) ? obj.certificate_hash : obj.hash;
+      if (typeof hash === 'string') certificates.set(hash, obj);
     },
 
     /** An amendment entry, in log order. */
@@ -50,6 +53,7 @@ export function createAmendmentTally(sha256: Sha256) {
           );
           continue;
         }
+        if (isCertificateDigest(certificate)) continue;
         const verdict = checkAmendments({ certificate, amendments: chain.amendments, keys: {}, sha256 });
         for (const f of verdict.failures.filter((f) => f.check !== 'amendment-signature')) {
           const a = chain.amendments[f.at - 1];

@@ -4,7 +4,7 @@ import { CannotCheck, fetchJson } from '../verify/verify-inputs.ts';
 import type { AuditEntry } from './log-audit.ts';
 
 /** The server's page limit (CONTRACT §8: end − start ≤ 1000). */
-export const PAGE = 1000;
+const PAGE = 1000;
 /** Enough requests in flight to hide the round trip; more only queue behind the server's own work. */
 const IN_FLIGHT = 4;
 
@@ -21,33 +21,43 @@ function entryOf(raw: unknown, expectedIndex: number): AuditEntry {
 }
 
 /**
- * Every entry below `size`, in order, a page of 1000 at a time with a few pages fetched ahead:
- * order matters to the auditor (a key must be announced before it signs), so pages are handed
- * over strictly in sequence while later ones are still on the wire.
+ * Loads `count` items with a few in flight and hands them over strictly in order while later
+ * ones are still on the wire: order matters to the auditor (a key must be announced before it
+ * signs), and the round trip is hidden all the same.
  */
+export async function pipelined<T>(
+  count: number,
+  load: (i: number) => Promise<T>,
+  onEach: (value: T, i: number) => void,
+): Promise<void> {
+  const pending = new Map<number, Promise<T>>();
+  for (let i = 0; i < count; i++) {
+    for (let ahead = i; ahead < Math.min(count, i + IN_FLIGHT); ahead++) {
+      if (!pending.has(ahead)) {
+        const loading = load(ahead);
+        // Settled here so a failing load ahead is not an unhandled rejection before its turn.
+        loading.catch(() => {});
+        pending.set(ahead, loading);
+      }
+    }
+    const value = (await pending.get(i)) as T;
+    pending.delete(i);
+    onEach(value, i);
+  }
+}
+
+/** Every entry below `size`, in order, a page of 1000 at a time from `/log/entries`. */
 export async function fetchEntries(
   server: string,
   size: number,
   onPage: (entries: AuditEntry[]) => void,
 ): Promise<void> {
-  const pages = Math.ceil(size / PAGE);
-  const pending = new Map<number, Promise<unknown>>();
   const load = (page: number) =>
     fetchJson(
       `${server}/log/entries?start=${page * PAGE}&end=${Math.min(size, (page + 1) * PAGE)}`,
       'log entries',
     ).then((r) => r.json);
-  for (let page = 0; page < pages; page++) {
-    for (let ahead = page; ahead < Math.min(pages, page + IN_FLIGHT); ahead++) {
-      if (!pending.has(ahead)) {
-        const loading = load(ahead);
-        // Settled here so a failing page ahead is not an unhandled rejection before its turn.
-        loading.catch(() => {});
-        pending.set(ahead, loading);
-      }
-    }
-    const json = await pending.get(page);
-    pending.delete(page);
+  await pipelined(Math.ceil(size / PAGE), load, (json, page) => {
     const start = page * PAGE;
     const expected = Math.min(size, start + PAGE) - start;
     const raw = isRecord(json) && Array.isArray(json.entries) ? json.entries : [];
@@ -55,5 +65,5 @@ export async function fetchEntries(
       throw new CannotCheck(`the log served ${raw.length} entries from ${start}, not ${expected}`);
     }
     onPage(raw.map((e, i) => entryOf(e, start + i)));
-  }
+  });
 }

@@ -1,6 +1,7 @@
 import { createPublicKey, hash, verify as nodeVerify } from 'node:crypto';
+import { certificateDigestProblem, isCertificateDigest } from '../../proof/certificate-entry.ts';
 import { bytesEqual } from '../../proof/hex.ts';
-import { openKeyEntry, readLogEntry } from '../../proof/log-entry.ts';
+import { entryIdOf, kindOf, type LogEntryKind, openKeyEntry, readLogEntry } from '../../proof/log-entry.ts';
 import { leafHash, rootOfNodes } from '../../proof/merkle.ts';
 import { isRecord } from '../../proof/report.ts';
 import { type Ed25519Verify, objectHashProblem, objectSignatureProblem } from '../../proof/signed-object.ts';
@@ -23,8 +24,9 @@ export const fastVerify: Ed25519Verify = (signature, message, publicKey) => {
 
 export interface AuditEntry {
   index: number;
-  kind: string;
-  id: string;
+  /** The kind and id the log names the entry by; an entry bundle names neither, so they are read from the entry. */
+  kind?: string;
+  id?: string;
   leafData: Uint8Array;
 }
 
@@ -78,12 +80,32 @@ export function createLogAuditor(logPublicKey: Uint8Array) {
   const results = createResultTally();
   const amendments = createAmendmentTally(sha256);
 
-  function signedBy(obj: Record<string, unknown>): string | null {
-    const sig = isRecord(obj.signature) ? obj.signature : {};
+  function packedLeaves(size: number): Uint8Array {
+    const packed = new Uint8Array(size * 32);
+    for (let i = 0; i < size; i++) packed.set(leaves[i], i * 32);
+    return packed;
+  }
+
+  /** The key a signature names, announced earlier in the log and not retired, or why not. */
+  function liveKey(signature: unknown): { kid: string; state: KeyState } | string {
+    const sig = isRecord(signature) ? signature : {};
     const kid = typeof sig.kid === 'string' ? sig.kid : '';
     const state = keys.get(kid);
     if (!state) return `signed by key ${JSON.stringify(kid)}, which no earlier entry announces`;
     if (state.retired) return `signed by key ${kid}, retired earlier in the log`;
+    return { kid, state };
+  }
+
+  function signedBy(obj: Record<string, unknown>): string | null {
+    // A long certificate's digest holds its signature but not the bytes signed: the key rule is
+    // checked here, the signature by whoever holds the certificate (proof/certificate-entry.ts).
+    if (isCertificateDigest(obj)) {
+      const key = liveKey(obj.certificate_signature);
+      return certificateDigestProblem(obj) ?? (typeof key === 'string' ? key : null);
+    }
+    const key = liveKey(obj.signature);
+    if (typeof key === 'string') return key;
+    const { kid, state } = key;
     const doc = {
       keys: [{ kty: 'OKP', crv: 'Ed25519', kid, x: Buffer.from(state.publicKey).toString('base64url') }],
     };
@@ -154,13 +176,15 @@ export function createLogAuditor(logPublicKey: Uint8Array) {
       const position = leaves.length;
       if (served.index !== position) broken(position, `entry ${position} is served as index ${served.index}`);
       leaves.push(leafHash(served.leafData, sha256));
-      const entry = { ...served, index: position };
-      const read = readLogEntry(entry.leafData, entry.kind, entry.id);
+      const read = readLogEntry(served.leafData, served.kind, served.id);
       if (!read.ok) {
-        broken(entry.index, read.problem);
+        broken(position, read.problem);
         return;
       }
       const obj = read.object;
+      // readLogEntry found it to be of a known kind, and of the one the log names, if it names one.
+      const kind = kindOf(obj) as LogEntryKind;
+      const entry = { index: position, kind, id: String(entryIdOf(obj, kind)) };
       if (entry.kind === 'key') {
         keyEntry(entry.index, obj);
         return;
@@ -189,11 +213,12 @@ export function createLogAuditor(logPublicKey: Uint8Array) {
     /** One account's signed results, by its pseudonym, in log order. */
     resultsOf: results.of,
 
+    /** The leaf hashes of the first `size` entries seen, packed: what the tiles of that size are made of. */
+    leafHashes: packedLeaves,
+
     /** RFC 9162 root of the first `size` entries seen. */
     rootAt(size: number): Uint8Array {
-      const packed = new Uint8Array(size * 32);
-      for (let i = 0; i < size; i++) packed.set(leaves[i], i * 32);
-      return rootOfNodes(packed, size, sha256);
+      return rootOfNodes(packedLeaves(size), size, sha256);
     },
 
     /** Every finding, entries first in log order, then what monitoring shows. */

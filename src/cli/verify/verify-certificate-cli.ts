@@ -16,6 +16,7 @@ import { relayOf, relayRound } from './drand-relay.ts';
 import { parseEntrantsExport } from './entrants-export.ts';
 import { addSealTime, logEvidence } from './log-checks.ts';
 import { parseParticipantsCsv } from './participants-csv.ts';
+import { addTermsCheck, readTermsOption } from './terms-check.ts';
 import { chainHint, type NotChecked, type VerifyResult } from './verify-cli-output.ts';
 import { keysSource, trimSlash, type VerifyContext } from './verify-context.ts';
 import { CannotCheck, isUrl, loadJson, readTextFile, type Source } from './verify-inputs.ts';
@@ -120,6 +121,7 @@ export async function verifyCertificateFrom(target: string, context: VerifyConte
   }
   const participantIds = csv === undefined ? undefined : readParticipants(csv);
   const entrants = entrantsFile === undefined ? undefined : readEntrants(entrantsFile);
+  const terms = readTermsOption(context);
   const wantsBeacon = values.beacon === true;
   const beaconRecord =
     wantsBeacon && algorithm === ALGORITHM_V2 && isRecord(certificate)
@@ -136,6 +138,15 @@ export async function verifyCertificateFrom(target: string, context: VerifyConte
     tsaTrust: context.tsaTrust,
   });
   const notChecked: NotChecked[] = [];
+  const signed = splitLogAnnotations(certificate).signed;
+  const sealOf = isRecord(signed) && isRecord(signed.seal) ? { seal: signed.seal } : undefined;
+  addTermsCheck(
+    report,
+    sealOf ?? { missing: `a ${String(algorithm)} certificate has no seal, so it commits to no terms` },
+    terms,
+    sha256,
+    notChecked,
+  );
   const outside = await addLogChecks(report, certificate, where, context, notChecked);
   // Witnesses and TSA tokens date the seal together (CONTRACT §13).
   addSealTimeOf(report, certificate, [...outside, ...(report.outside ?? [])], context);

@@ -39,6 +39,7 @@ export const VERIFY_OPTIONS = {
   witness: { type: 'string', multiple: true },
   'require-outside': { type: 'string' },
   'tsa-trust': { type: 'string' },
+  terms: { type: 'string' },
   json: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -47,9 +48,9 @@ export const verifyUsage = (first: string, again: string) =>
   [
     `${first} CERTIFICATE_ID|VERIFY_URL|FILE.json [--keys URL|FILE] [--participants participants.csv]`,
     '    [--entrants entrants.json] [--drand-chain info.json|URL] [--beacon [--relay URL]]',
-    '    [--log-key VKEY] [--witness VKEY]... [--require-outside N] [--tsa-trust FILE] [--json]',
+    '    [--log-key VKEY] [--witness VKEY]... [--require-outside N] [--tsa-trust FILE] [--terms FILE] [--json]',
     `${again} --receipt RECEIPT_URL|RECEIPT.json [--keys URL|FILE] [--drand-chain info.json|URL] [--relay URL]`,
-    '    [--log-key VKEY] [--witness VKEY]... [--require-outside N] [--tsa-trust FILE] [--json]',
+    '    [--log-key VKEY] [--witness VKEY]... [--require-outside N] [--tsa-trust FILE] [--terms FILE] [--json]',
     `${again} --result RESULT.json|URL [--keys URL|FILE] [--log-key VKEY] [--json]`,
   ].join('\n');
 
@@ -74,6 +75,12 @@ receipt JSON — the signed ticket, the leaf, the proof against the signed seal,
 drand round is public whether that entrant won: re-drawn from the certificate, or, while the server
 has not published it, from the seal and the round itself (read from --relay URL, else DRAND_URL, else
 the relay the giveaway's public page names), saying that the certificate is late.
+
+--terms FILE checks a giveaway's terms against its seal (a certificate's, or a receipt's giveaway's): the
+SHA-256 of the file's bytes, exactly as read, must be the seal's giveaway.terms_sha256. Save the terms as
+published (the "terms" member of /g/{public_id}.json); the failure names a seal made before terms were
+committed, a seal that commits to no terms, or another hash (and a copy that differs only by its line
+breaks or a byte-order mark).
 
 --result checks a signed random result (a response of /api/v1/random/* asked with signed=true, or
 the document of GET /api/v1/operations/{id} that holds it as "result"): the SHA-256 of its canonical
@@ -124,6 +131,7 @@ function checkUsage({ values, positionals }: VerifyArgs): void {
       'witness',
       'require-outside',
       'tsa-trust',
+      'terms',
     ] as const) {
       if (values[option] !== undefined)
         throw new UsageError(`--${option} checks a draw, not a signed result`);

@@ -14,6 +14,7 @@ import { verifyReceipt, verifySeal } from '../../proof/verifier.ts';
 import { UsageError } from '../command.ts';
 import { addSealTime, logEvidence } from './log-checks.ts';
 import { outcomeLines, readCommittedRound } from './receipt-round.ts';
+import { addTermsCheck, readTermsOption } from './terms-check.ts';
 import { chainHint, type NotChecked, type VerifyResult } from './verify-cli-output.ts';
 import { keysSource, trimSlash, type VerifyContext } from './verify-context.ts';
 import { CannotCheck, fetchJson, isUrl, loadJson, sourceOf } from './verify-inputs.ts';
@@ -59,6 +60,7 @@ const hasPlace = (saved: Record<string, unknown> | undefined) =>
 /** Reads the receipt and everything it is checked against, and runs the one verifier. */
 export async function verifyReceiptFrom(arg: string, context: VerifyContext): Promise<VerifyResult> {
   const { sha256, chains } = context;
+  const terms = readTermsOption(context);
   const { server, publicId, code, saved } = await locateReceipt(arg, context);
   const leafHash = toHex(entrantLeafHash(fromHex(code.salt), code.telegramId, sha256));
   const g = `${server}/g/${encodeURIComponent(publicId)}`;
@@ -101,7 +103,10 @@ export async function verifyReceiptFrom(arg: string, context: VerifyContext): Pr
       label: 'Sealed list',
       detail: `not sealed yet (status ${isRecord(giveaway) ? String(giveaway.status) : 'unknown'}); check again after the seal`,
     });
-    return { heading, report: report(ALGORITHM_V2, 'public', checks), notChecked, summary: [], extra };
+    const unsealed = report(ALGORITHM_V2, 'public', checks);
+    const missing = 'the giveaway is not sealed yet: no seal commits to its terms until entries close';
+    addTermsCheck(unsealed, { missing }, terms, sha256, notChecked);
+    return { heading, report: unsealed, notChecked, summary: [], extra };
   }
 
   // The place and the seal it names come together: from the saved receipt, or from the service's
@@ -168,6 +173,7 @@ export async function verifyReceiptFrom(arg: string, context: VerifyContext): Pr
   });
   const logs = await receiptLogChecks(server, giveaway, seal, certificate, context);
   const verdict = report(ALGORITHM_V2, 'public', [...checks, ...result.checks, ...logs.checks]);
+  addTermsCheck(verdict, { seal }, terms, sha256, notChecked);
   addSealTime(verdict, seal, [...logs.outside, ...(result.outside ?? [])], context);
   notChecked.push(...chainHint(result, chains.length));
   const included = result.checks.some((c) => c.id === 'receipt-proof' && c.ok);

@@ -1,4 +1,6 @@
+import { TERMS_MAX } from '../../proof/terms.ts';
 import { AppError } from '../../shared/errors.ts';
+import { controlCharacterMessage, hasControlCharacters } from '../../shared/text-rules.ts';
 import type { DrawMode } from './giveaway.repository.ts';
 
 export const TITLE_MAX = 200;
@@ -20,6 +22,8 @@ export interface NewGiveawayInput {
   reserve_count?: number | undefined;
   /** ISO 8601 duration, PT1H to P30D: how long each winner has to claim (CONTRACT §14). */
   claim_within?: string | undefined;
+  /** The giveaway's rules, committed to by its seal (CONTRACT §14). */
+  terms?: string | undefined;
 }
 
 export interface CheckedGiveaway {
@@ -30,6 +34,7 @@ export interface CheckedGiveaway {
   drawMode: DrawMode;
   endsAt: number | null;
   claimWithinMs: number | null;
+  terms: string | null;
 }
 
 function invalid(parameter: string, message: string): AppError {
@@ -97,6 +102,22 @@ export function checkClaimWithin(raw: string): number {
   return ms;
 }
 
+/**
+ * The terms as stored and hashed into the seal: exactly as given (no trimming, no line-break
+ * changes, since the seal commits to these bytes), multi-line text by the rules of every other
+ * text people type, at most TERMS_MAX characters, not blank, and well-formed Unicode (a lone
+ * surrogate has no UTF-8 bytes to hash).
+ */
+export function checkTerms(raw: string): string {
+  const length = [...raw].length;
+  if (length > TERMS_MAX) throw invalid('terms', `must be at most ${TERMS_MAX} characters (got ${length})`);
+  if (raw.trim() === '')
+    throw invalid('terms', 'must not be blank: leave it out when the giveaway has no terms');
+  if (hasControlCharacters(raw, 'multiline')) throw invalid('terms', controlCharacterMessage('multiline'));
+  if (!raw.isWellFormed()) throw invalid('terms', 'must be well-formed Unicode (it holds a lone surrogate)');
+  return raw;
+}
+
 /** CONTRACT §3 "POST /api/v1/giveaways": everything the schema cannot say. */
 export function checkNewGiveaway(input: NewGiveawayInput, now: number): CheckedGiveaway {
   const drawMode = input.draw_mode ?? 'verifiable';
@@ -130,5 +151,6 @@ export function checkNewGiveaway(input: NewGiveawayInput, now: number): CheckedG
     drawMode,
     endsAt: input.ends_at === undefined ? null : checkEndsAt(input.ends_at, now),
     claimWithinMs: input.claim_within === undefined ? null : checkClaimWithin(input.claim_within),
+    terms: input.terms === undefined ? null : checkTerms(input.terms),
   };
 }

@@ -33,6 +33,13 @@ export interface Giveaway extends GiveawaySummary {
   claim_within: string | null;
   /** The public page of the giveaway: `/g/{public_id}`. */
   public_url: string;
+  /**
+   * The terms as given at creation (CONTRACT §14), or null; the API shows them, webhook events
+   * leave the text out (one per entrant would repeat it) and keep `terms_sha256`.
+   */
+  terms: string | null;
+  /** SHA-256 hex of the terms' UTF-8 bytes, which the seal commits to; null without terms. */
+  terms_sha256: string | null;
   join_url?: string;
   verify_url?: string;
   /** The signed seal, once sealed (verifiable giveaways). */
@@ -80,6 +87,8 @@ export function giveawayOf(
     sealLogIndex?: number | null;
     sealTimestamps?: readonly Stamp[] | undefined;
     amendments?: readonly Amendment[] | undefined;
+    /** The terms' text (the API's views read it; webhook events leave it out). */
+    terms?: string | null;
   },
 ): Giveaway {
   const view: Giveaway = {
@@ -89,6 +98,8 @@ export function giveawayOf(
     ends_at: iso(row.ends_at),
     claim_within: row.claim_within === null ? null : isoDuration(Number(row.claim_within)),
     public_url: `${extra.publicBaseUrl}/g/${row.public_id}`,
+    terms: extra.terms ?? null,
+    terms_sha256: row.terms_sha256 ?? null,
   };
   if (extra.joinUrl !== undefined) view.join_url = extra.joinUrl;
   if (extra.seal) {

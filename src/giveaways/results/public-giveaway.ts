@@ -1,9 +1,12 @@
+import { termsSha256 } from '../../proof/terms.ts';
 import type { Seal, SealedPlace, Ticket } from '../../proof/v2-types.ts';
 import type { Stamp } from '../../timestamps/timestamp.service.ts';
 import type { ConditionRepository, ExcludedCount } from '../conditions/condition.repository.ts';
 import type { GiveawayRow, GiveawayStatus } from '../core/giveaway.repository.ts';
+import { sha256 } from '../draw/certificate.ts';
 import { type EntrantReceipts, receiptUrlOf } from '../entrants/entrant-receipts.ts';
 import { verifyUrlOf } from './giveaway.views.ts';
+import type { OrganizerRecords } from './organizer-record.ts';
 
 /** What anyone may see of a giveaway at /g/{public_id} (CONTRACT §3 "Public, no key"). */
 export interface PublicGiveaway {
@@ -33,12 +36,23 @@ export interface PublicGiveaway {
   conditions: { channel: string }[];
   /** Entrants taken out of the list at the seal, per reason (CONTRACT §11). */
   excluded: ExcludedCount[];
+  /**
+   * The owner's public pseudonym (CONTRACT §7.3), whose record is at /o/{owner}: the seal's once
+   * sealed, the account's before (null for an account that has none).
+   */
+  owner: string | null;
+  /** The terms as given at creation, or null (CONTRACT §14). */
+  terms: string | null;
+  /** SHA-256 hex of the terms' UTF-8 bytes as shown here; the seal's `giveaway.terms_sha256` must be it. */
+  terms_sha256: string | null;
 }
 
 export interface PublicGiveawayLookup {
   view(publicId: string): Promise<PublicGiveaway | undefined>;
   proof(publicId: string, leafHash: string): Promise<SealedPlace | 'not_sealed' | undefined>;
   ticket(publicId: string, leafHash: string): Promise<Ticket | undefined>;
+  /** Organizers' records, from the transparency log alone (CONTRACT §14 "/o/{owner}"). */
+  organizers: OrganizerRecords;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -54,8 +68,11 @@ export function publicGiveawayOf(
     certificateLogIndex?: number | null;
     conditions?: { channel: string }[];
     excluded?: ExcludedCount[];
+    owner?: string | null;
+    terms?: string | null;
   },
 ): PublicGiveaway {
+  const terms = extra.terms ?? null;
   const verifiable = row.draw_mode === 'verifiable';
   return {
     public_id: row.public_id,
@@ -79,6 +96,9 @@ export function publicGiveawayOf(
     drand: extra.drand,
     conditions: extra.conditions ?? [],
     excluded: extra.excluded ?? [],
+    owner: extra.seal?.giveaway.owner ?? extra.owner ?? null,
+    terms,
+    terms_sha256: terms === null ? null : termsSha256(terms, sha256),
   };
 }
 
@@ -94,6 +114,11 @@ export function createPublicGiveaways(deps: {
   sealTimestampsOf(sealId: string): Promise<Stamp[]>;
   publicBaseUrl: string;
   drand: { chain_hash: string; relay: string };
+  /** The owning account's pseudonym, read without assigning one. */
+  ownerOf(row: GiveawayRow): Promise<string | null>;
+  /** The terms' text, or null when the giveaway has none. */
+  termsOf(row: GiveawayRow): Promise<string | null>;
+  organizers: OrganizerRecords;
 }): PublicGiveawayLookup {
   return {
     async view(publicId) {
@@ -111,6 +136,8 @@ export function createPublicGiveaways(deps: {
           : null,
         conditions: (await deps.conditions.of(row.id)).map((c) => ({ channel: c.label })),
         excluded: await deps.conditions.excludedCounts(row.id),
+        owner: seal ? undefined : await deps.ownerOf(row),
+        terms: await deps.termsOf(row),
       });
     },
     async proof(publicId, leafHash) {
@@ -121,5 +148,6 @@ export function createPublicGiveaways(deps: {
       const row = await deps.findByPublicId(publicId);
       return row ? deps.receipts.ticketByLeaf(row, leafHash) : undefined;
     },
+    organizers: deps.organizers,
   };
 }

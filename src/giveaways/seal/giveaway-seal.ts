@@ -156,6 +156,8 @@ export function createSealer(deps: Deps) {
           reserve_count: Number(row.reserve_count),
           owner,
           created_at: iso(row.created_at),
+          // Always present from now on, null without terms: a seal without the member is an older one.
+          terms_sha256: row.terms_sha256 ?? null,
         },
         entrants: { count: tree.count, root: toHex(tree.root) },
         sealed_at: iso(sealedAt),

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { TERMS_MAX } from '../../proof/terms.ts';
 import {
   CountSchema,
   CursorQuerySchema,
@@ -69,6 +70,14 @@ export const GiveawaySchema = Type.Object(
       description: 'ISO 8601 duration each winner has to claim the prize (e.g. `P3D`), or null',
     }),
     public_url: Type.String({ description: 'The public page `/g/{public_id}`' }),
+    terms: Nullable(Type.String(), {
+      description:
+        'The rules of the giveaway as given at creation, or null; shown on `/g/{public_id}` and committed to by the seal (webhook events carry only `terms_sha256`)',
+    }),
+    terms_sha256: Nullable(Hex32Schema(), {
+      description:
+        "SHA-256 hex of the terms' UTF-8 bytes, or null without terms: the seal's `giveaway.terms_sha256`",
+    }),
     seal: Type.Optional(SealSchema),
     seal_log_index: Type.Optional(
       Nullable(Type.Integer(), { description: "The seal's entry in the transparency log" }),
@@ -151,6 +160,12 @@ export const CreateBodySchema = Type.Object(
           'ISO 8601 duration, `PT1H` to `P30D` (verifiable only): each winner must claim the prize within it, else the next reserve replaces them',
       }),
     ),
+    terms: Type.Optional(
+      MultilineTextSchema({
+        maxLength: TERMS_MAX,
+        description: `The rules, at most ${TERMS_MAX} characters, not blank; tab and newline are the only control characters allowed. Stored exactly as given (no trimming): the seal commits to the SHA-256 of these UTF-8 bytes, so the rules cannot change once entries close`,
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -161,6 +176,14 @@ export const CreateBodySchema = Type.Object(
         reserve_count: 1,
         description: 'Three pairs of headphones',
         ends_at: '2026-05-01T09:00:00Z',
+      },
+      {
+        title: 'Summer giveaway',
+        winners_count: 2,
+        reserve_count: 2,
+        claim_within: 'P3D',
+        terms:
+          'One entry per person, 18 or older.\nWinners must claim within 3 days, else the next reserve wins.',
       },
     ],
   },

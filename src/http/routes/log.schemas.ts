@@ -74,3 +74,26 @@ export const ConsistencySchema = Type.Object(
     examples: [{ first: 1, second: 3, proof: HASH_LIST_EXAMPLE }],
   },
 );
+
+const TILE_INDEX = {
+  description:
+    'N in zero-padded 3-digit groups, all but the last prefixed with `x` (1234067 is `x001/x234/067`), then `.p/<W>` for a partial tile of W (1–255)',
+  examples: ['000', 'x001/x234/067.p/8'],
+};
+const TILE_LEVEL = Type.String({
+  description: 'L: the tile level, 0–63, without leading zeros',
+  examples: ['0'],
+});
+
+export const BundleParamsSchema = Type.Object({ '*': Type.String(TILE_INDEX) });
+export const TileParamsSchema = Type.Object({ level: TILE_LEVEL, '*': Type.String(TILE_INDEX) });
+// As the OpenAPI document names the routes' tail: one parameter that may hold slashes.
+export const DocumentedBundleParamsSchema = Type.Object({ tile: Type.String(TILE_INDEX) });
+export const DocumentedTileParamsSchema = Type.Object({ level: TILE_LEVEL, tile: Type.String(TILE_INDEX) });
+
+export const TileSchema = Type.String({
+  contentMediaType: 'application/octet-stream',
+  description:
+    'Raw bytes: a hash tile is W (256 when full) concatenated 32-byte SHA-256 hashes; an entry bundle is W entries, each a 2-byte big-endian length then its leaf_data',
+  examples: ['(8192 bytes: 256 hashes of 32 bytes each)'],
+});

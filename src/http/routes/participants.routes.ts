@@ -6,7 +6,7 @@ import { errorResponses, PROTECTED_ERRORS } from '../schemas.ts';
 import { PublicIdParamsSchema } from './giveaway.schemas.ts';
 import { acceptUploads, checkUpload, discardUpload, spoolOf, uploadBatches } from './participant-upload.ts';
 import {
-  MAX_UPLOAD_ROWS,
+  MAX_UPLOAD_ROWS_TEXT,
   type ParticipantsBody,
   ParticipantsBodySchema,
   ParticipantsCsvSchema,
@@ -34,7 +34,7 @@ function participantsRequired(): AppError {
   });
 }
 
-const DESCRIPTION = `Idempotent per \`telegram_id\`: one already in the list, or repeated in the request, is counted in \`duplicates\` and keeps its first entry. Three forms of body: JSON (\`application/json\`, 1–10 000 participants); CSV (\`text/csv\`) or JSON lines (\`application/x-ndjson\`), up to ${MAX_UPLOAD_ROWS.toLocaleString('en')} participants and ${UPLOAD_MIB} MiB in one streamed request. An upload is checked whole before anything is stored, then stored in one transaction: one line at fault and nothing is added — the answer is 422 \`invalid_type\` when any value cannot be read as its type, else 400 (\`invalid_json\` for a line that is not a JSON object, \`missing_parameter\`, \`invalid_parameter\`), with the number of lines at fault in \`detail\` and the first 100 problems in \`errors\`, each named \`line N: field\` (line 1 is the first line, a CSV's header). An upload counts as one request against the daily limit. The whole request must arrive within the server's 30 s request timeout.`;
+const DESCRIPTION = `Idempotent per \`telegram_id\`: one already in the list, or repeated in the request, is counted in \`duplicates\` and keeps its first entry. Three forms of body: JSON (\`application/json\`, 1–10 000 participants); CSV (\`text/csv\`) or JSON lines (\`application/x-ndjson\`), up to ${MAX_UPLOAD_ROWS_TEXT} participants and ${UPLOAD_MIB} MiB in one streamed request. An upload is checked whole before anything is stored, then stored in one transaction: one line at fault and nothing is added — the answer is 422 \`invalid_type\` when any value cannot be read as its type, else 400 (\`invalid_json\` for a line that is not a JSON object, \`missing_parameter\`, \`invalid_parameter\`), with the number of lines at fault in \`detail\` and the first 100 problems in \`errors\`, each named \`line N: field\` (line 1 is the first line, a CSV's header). An upload counts as one request against the daily limit. The whole request must arrive within the server's 30 s request timeout.`;
 
 /**
  * Adding participants: the JSON body of up to 10 000, or a CSV or NDJSON upload of up to a

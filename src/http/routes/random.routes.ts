@@ -43,9 +43,11 @@ export function operationContext(request: FastifyRequest): OperationContext {
     endpoint: `${request.method} ${request.routeOptions.url}`,
     meter: meter
       ? {
-          ...meter,
-          accept: (count) => {
-            request.quotaTicket = meter.settle(count);
+          keyId: meter.keyId,
+          day: meter.day,
+          holder: meter.holder,
+          counted: (requestsToday) => {
+            request.quotaTicket = meter.spent(requestsToday);
           },
         }
       : undefined,

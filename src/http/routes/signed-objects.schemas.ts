@@ -25,6 +25,12 @@ export const SealSchema = Type.Object(
       reserve_count: Type.Integer(),
       owner: Type.String({ description: 'A stable public pseudonym of the owning account' }),
       created_at: TimeSchema(),
+      terms_sha256: Type.Optional(
+        Nullable(Hex32Schema(), {
+          description:
+            "SHA-256 hex of the terms' UTF-8 bytes, or null when the giveaway has none (CONTRACT §14); absent from seals made before terms were committed",
+        }),
+      ),
     }),
     entrants: Type.Object({ count: CountSchema(), root: Hex32Schema() }),
     sealed_at: TimeSchema(),

@@ -134,14 +134,14 @@ export const EventEnvelopeSchema = Type.Object({
     {
       additionalProperties: true,
       description:
-        'The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description`',
+        'The giveaway as `GET /giveaways/{public_id}` shows it when the event happened (without `join_url`, and without the `terms` text: `terms_sha256` names them); `participant.joined` adds `entrant` (`telegram_id`, `username`, `first_name`, `entry_number`, `joined_at`); `giveaway.drawn` carries `certificate_id` and `verify_url`; `giveaway.amended` adds `amendment` (the signed amendment) and `amendment_log_index`, its giveaway carrying `amendments` and `amended_winners`; `webhook.test` has `webhook_id`, `url`, `description`',
     },
   ),
 });
 
-const { join_url: _omitted, ...GIVEAWAY_AT_SEAL } = GIVEAWAY_SEALED_EXAMPLE;
-const { join_url: _omittedToo, ...GIVEAWAY_AT_DRAW } = GIVEAWAY_DRAWN_EXAMPLE;
-const { join_url: _omittedAgain, ...GIVEAWAY_AT_AMENDMENT } = GIVEAWAY_AMENDED_EXAMPLE;
+const { join_url: _omitted, terms: _text, ...GIVEAWAY_AT_SEAL } = GIVEAWAY_SEALED_EXAMPLE;
+const { join_url: _omittedToo, terms: _textToo, ...GIVEAWAY_AT_DRAW } = GIVEAWAY_DRAWN_EXAMPLE;
+const { join_url: _omittedAgain, terms: _textAgain, ...GIVEAWAY_AT_AMENDMENT } = GIVEAWAY_AMENDED_EXAMPLE;
 
 /** What each event's `data` looks like, for the reference page. */
 const EVENT_EXAMPLES: Record<WebhookEvent, { timestamp: string; data: object }> = {

@@ -16,6 +16,8 @@ import * as resultSerials from './014-result-serials.ts';
 import * as jobAttempts from './015-job-attempts.ts';
 import * as signingKeyUse from './016-signing-key-use.ts';
 import * as amendments from './017-amendments.ts';
+import * as termsAndOwnerEntries from './018-terms-and-owner-entries.ts';
+import * as usageLeases from './019-usage-leases.ts';
 import type { DataSteps } from './data-steps.ts';
 
 /**
@@ -44,6 +46,8 @@ export function migrationProviderWith(steps?: DataSteps): MigrationProvider {
     '015-job-attempts': jobAttempts,
     '016-signing-key-use': signingKeyUse,
     '017-amendments': amendments,
+    '018-terms-and-owner-entries': termsAndOwnerEntries,
+    '019-usage-leases': usageLeases,
   };
   return { getMigrations: async () => migrations };
 }

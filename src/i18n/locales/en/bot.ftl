@@ -248,3 +248,20 @@ post-usage = Usage: /post &lt;giveaway id&gt; &lt;@channel&gt; — the bot must 
 post-not-yours = You have no giveaway with that id. Giveaways belong to the account of your API keys.
 posted = Posted to { $channel } with a Join button.
 post-failed = Telegram did not accept the post to { $channel }. Add this bot to the channel as an admin who may post messages, then try again.
+
+# The Telegram Mini App: the menu button and the buttons that open it.
+help-menu-app = App
+join-button-app = Open in the app
+my-button-app = Open in the app
+winner-button-app = Open in the app
+
+## /new: the giveaway's terms, committed to by its seal (CONTRACT §14)
+new-button-terms = Set the terms
+new-button-terms-none = No terms
+new-ask-terms =
+    Send the giveaway's terms (its rules) in one message, or <code>-</code> for none. Up to { $max } characters can be given through the API; here, one Telegram message.
+    The seal will commit to their SHA-256 fingerprint: once entries close, the terms cannot change, and anyone can check them on the giveaway's page.
+new-bad-terms = Terms can have at most { $max } characters and no control characters. Send them again, or <code>-</code> for none.
+new-preview-terms = Terms: { $terms }
+new-terms-none = none
+new-terms-set = { $chars } characters, SHA-256 <code>{ $hash }</code>…

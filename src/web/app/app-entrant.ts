@@ -1,0 +1,59 @@
+import type { AppGiveaways } from './app-ports.ts';
+
+/** How many entries the app lists: the bot's /my shows 20, the app a little more. */
+const LISTED = 50;
+
+/** One entry as the app lists it; the receipt code stays in the app, checked in the page. */
+export interface AppEntry {
+  public_id: string;
+  title: string;
+  status: 'active' | 'sealing' | 'sealed' | 'completed';
+  entry_number: number;
+  joined_at: string;
+  ends_at: string | null;
+  draw_mode: 'verifiable' | 'instant' | null;
+  /** Why the seal took the entry out of the list, if it did. */
+  excluded: string | null;
+  /** The entrant's 16-byte salt (hex): with the Telegram id, the receipt code the page checks. */
+  salt: string | null;
+  receipt_url: string | null;
+  certificate_id: string | null;
+  verify_url: string | null;
+}
+
+/**
+ * The entrant's side of the app (CONTRACT §15): their entries with what the page needs to check
+ * each receipt itself, and Claim. Only the signed-in user's own entries and salts are ever read.
+ */
+export function createAppEntrant(deps: {
+  giveaways: Pick<AppGiveaways, 'entriesOf' | 'claimAsWinner' | 'public'>;
+}) {
+  const { giveaways } = deps;
+  return {
+    async entries(telegramId: number): Promise<AppEntry[]> {
+      const entries = await giveaways.entriesOf(telegramId, LISTED);
+      // The public view adds the end time and the mode; at most LISTED reads, each by unique key.
+      const views = await Promise.all(entries.map((e) => giveaways.public.view(e.public_id)));
+      return entries.map((e, i) => ({
+        public_id: e.public_id,
+        title: e.title,
+        status: e.status,
+        entry_number: e.entry_number,
+        joined_at: new Date(e.joined_at).toISOString(),
+        ends_at: views[i]?.ends_at ?? null,
+        draw_mode: views[i]?.draw_mode ?? null,
+        excluded: e.excluded,
+        salt: e.excluded ? null : e.salt,
+        receipt_url: e.excluded ? null : e.receipt_url,
+        certificate_id: e.certificate_id,
+        verify_url: views[i]?.verify_url ?? null,
+      }));
+    },
+
+    /** The winner at `position` claims the prize themselves (the service checks it is them). */
+    claim: (telegramId: number, publicId: string, position: number) =>
+      giveaways.claimAsWinner(publicId, position, telegramId),
+  };
+}
+
+export type AppEntrant = ReturnType<typeof createAppEntrant>;

@@ -1,0 +1,212 @@
+// The entrant's side of the app (CONTRACT §15): their entries, and for each one the receipt checked
+// here, check by check, "did I win" computed here, the certificate, its amendments, and Claim.
+
+import type { ShownCheck } from '../check-list.ts';
+import { ApiProblem, api } from './app-api.client.ts';
+import { buzz, open, setBack } from './app-bridge.client.ts';
+import { $, el, localTime, status, t } from './app-dom.client.ts';
+import type { AppEntry } from './app-entrant.ts';
+import { checkReceipt, type Said } from './receipt-steps.client.ts';
+
+const MARK = { ok: '✓', warn: '!', bad: '✗', note: '•' } as const;
+const SUFFIX = { ok: 'app-check-ok', warn: 'app-check-warn', bad: 'app-check-bad', note: '' } as const;
+
+/** A Said in words: nested Saids said in place, reasons named, instants in local time. */
+export function say(said: Said): string {
+  const vars: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(said.vars ?? {})) {
+    if (typeof value === 'object') vars[name] = say(value);
+    else if (typeof value === 'string' && value.startsWith('reason-')) vars[name] = t(value);
+    else if (name === 'time') vars[name] = localTime(value);
+    else vars[name] = value;
+  }
+  return t(said.key, vars);
+}
+
+export const stateBadge = (state: string) =>
+  el('span', { class: `badge ${state}`, text: t(`app-state-${state}`) });
+
+function checkItem(check: ShownCheck): HTMLLIElement {
+  const suffix = SUFFIX[check.state] ? `: ${t(SUFFIX[check.state])}` : '';
+  return el(
+    'li',
+    { class: `check ${check.state} appear` },
+    el('span', { class: 'mark', text: MARK[check.state], attrs: { 'aria-hidden': 'true' } }),
+    el('strong', { text: `${check.label}${suffix}` }),
+    el('span', { class: 'detail', text: check.detail }),
+  );
+}
+
+export function createEntrantView(user: { telegram_id: number }) {
+  const view = $('app-view');
+  let entries: AppEntry[] = [];
+
+  async function list(focus?: string): Promise<void> {
+    setBack(undefined);
+    status(t('app-loading'));
+    entries = ((await api('/app/api/entries')) as { entries: AppEntry[] }).entries;
+    status('');
+    const focused = focus ? entries.find((e) => e.public_id === focus) : undefined;
+    if (focused) return detail(focused);
+    if (entries.length === 0) {
+      view.replaceChildren(el('p', { class: 'hint', text: t('app-entries-none') }));
+      return;
+    }
+    view.replaceChildren(
+      el(
+        'ul',
+        { class: 'list', attrs: { 'aria-label': t('app-tab-entries') } },
+        ...entries.map((entry) => {
+          const card = el(
+            'button',
+            { class: 'card', attrs: { type: 'button', 'data-entry': entry.public_id } },
+            el('strong', { text: entry.title }),
+            el(
+              'span',
+              { class: 'row' },
+              stateBadge(entry.status),
+              el('span', { text: t('app-entry-number', { entry: entry.entry_number }) }),
+            ),
+            entry.excluded
+              ? el('span', {
+                  class: 'hint',
+                  text: t('app-excluded', { reason: t(`reason-${entry.excluded}`) }),
+                })
+              : entry.ends_at && entry.status === 'active'
+                ? el('span', { class: 'hint', text: t('app-ends-at', { time: localTime(entry.ends_at) }) })
+                : null,
+          );
+          card.addEventListener('click', () => void detail(entry));
+          return el('li', {}, card);
+        }),
+      ),
+    );
+  }
+
+  async function detail(entry: AppEntry): Promise<void> {
+    setBack(() => void list());
+    const outcome = el('p', { class: 'outcome', text: t('app-checking'), attrs: { id: 'entry-outcome' } });
+    const place = el('p', { attrs: { id: 'entry-place' } });
+    const verdict = el('p', { class: 'verdict', attrs: { id: 'entry-verdict', 'aria-live': 'polite' } });
+    const checks = el('ul', { class: 'checks', attrs: { id: 'entry-checks' } });
+    const claim = el('div', { attrs: { id: 'entry-claim' } });
+    const amendments = el('div', { attrs: { id: 'entry-amendments' } });
+    const links = el('p', { class: 'actions' });
+    if (entry.receipt_url) links.append(linkButton(t('app-receipt-page'), entry.receipt_url));
+    if (entry.verify_url) links.append(linkButton(t('app-certificate'), entry.verify_url));
+    view.replaceChildren(
+      el('h2', { text: entry.title }),
+      el(
+        'p',
+        { class: 'row' },
+        stateBadge(entry.status),
+        el('span', { text: t('app-entry-number', { entry: entry.entry_number }) }),
+        el('span', { class: 'hint', text: t('app-joined-at', { time: localTime(entry.joined_at) }) }),
+      ),
+      el(
+        'section',
+        { class: 'panel', attrs: { 'aria-labelledby': 'did-i-win' } },
+        el('h3', { text: t('app-did-i-win'), attrs: { id: 'did-i-win' } }),
+        outcome,
+        place,
+        claim,
+      ),
+      verdict,
+      el('h3', { text: t('app-checks-head') }),
+      checks,
+      amendments,
+      links,
+    );
+    if (entry.excluded || !entry.salt) {
+      outcome.textContent = t('app-excluded', { reason: t(`reason-${entry.excluded ?? 'other'}`) });
+      return;
+    }
+    const shown: ShownCheck[] = [];
+    try {
+      const result = await checkReceipt(
+        { public_id: entry.public_id, salt: entry.salt },
+        user.telegram_id,
+        (group) => {
+          shown.push(...group);
+          checks.append(...group.map(checkItem));
+        },
+      );
+      outcome.textContent = say(result.outcome);
+      outcome.className = result.outcome.won ? 'outcome won' : 'outcome';
+      if (result.place)
+        place.textContent = t('app-place', { place: result.place.index + 1, count: result.place.count });
+      if (result.amendments.length > 0) {
+        amendments.replaceChildren(
+          el('h3', { text: t('app-amendments-head') }),
+          el(
+            'ul',
+            {},
+            ...result.amendments.map((a) =>
+              el('li', {
+                text: t('app-amendment-item', {
+                  position: a.position,
+                  reserve: a.reserve,
+                  reason: t(`reason-${a.reason}`),
+                }),
+              }),
+            ),
+          ),
+        );
+      }
+      if (result.outcome.won && result.outcome.position && entry.status === 'completed') {
+        claim.replaceChildren(claimButton(entry, result.outcome.position));
+      }
+    } catch (error) {
+      outcome.textContent = t('app-error', { detail: (error as Error).message });
+      shown.push({ label: 'Check', state: 'bad', detail: (error as Error).message });
+    }
+    const counted = shown.filter((c) => c.state !== 'note');
+    const failed = counted.filter((c) => c.state === 'bad').length;
+    const warned = counted.some((c) => c.state === 'warn');
+    verdict.textContent =
+      failed > 0
+        ? t('app-verdict-bad', { failed, total: counted.length })
+        : t(warned ? 'app-verdict-warn' : 'app-verdict-ok');
+    verdict.className = `verdict ${failed > 0 ? 'bad' : warned ? 'warn' : 'ok'}`;
+    buzz(failed > 0 ? 'error' : 'success');
+  }
+
+  function claimButton(entry: AppEntry, position: number): HTMLElement {
+    const button = el('button', { text: t('app-claim'), attrs: { type: 'button', id: 'claim-button' } });
+    const said = el('p', { attrs: { role: 'status' } });
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      try {
+        const claimed = await api(
+          `/app/api/entries/${encodeURIComponent(entry.public_id)}/winners/${position}/claim`,
+          { method: 'POST' },
+        );
+        said.textContent = t('app-claim-done', { time: localTime(claimed.claimed_at) });
+        button.hidden = true;
+        buzz('success');
+      } catch (error) {
+        said.textContent = t('app-error', {
+          detail: error instanceof ApiProblem ? error.message : String(error),
+        });
+        button.disabled = false;
+        buzz('error');
+      }
+    });
+    return el('div', {}, button, said);
+  }
+
+  return { list };
+}
+
+export function linkButton(text: string, url: string): HTMLAnchorElement {
+  const link = el('a', {
+    class: 'button secondary',
+    text,
+    attrs: { href: url, target: '_blank', rel: 'noopener' },
+  });
+  link.addEventListener('click', (event) => {
+    event.preventDefault();
+    open(url);
+  });
+  return link;
+}
