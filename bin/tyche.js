@@ -12,24 +12,6 @@ if (major < REQUIRED_MAJOR) {
   );
   process.exit(1);
 }
-// The server runs for weeks: glibc's allocator must give back what a burst of large buffers
-// took. By default it raises the size from which a block gets pages of its own each time such a
-// block is freed, so after a PDF's font files or a batch of uploads it keeps large blocks in its
-// heaps, where freed memory stays resident. Held at its initial 128 KiB, freed large blocks go
-// back to the system (measured after the soak's mix: 144 MB against 160). glibc reads the setting
-// once, at start, so `serve` restarts itself with it: execve, the same process (same pid, no
-// parent left waiting). An operator's own setting is left alone.
-if (
-  process.argv[2] === 'serve' &&
-  process.platform === 'linux' &&
-  process.env.MALLOC_MMAP_THRESHOLD_ === undefined &&
-  typeof process.execve === 'function'
-) {
-  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-    ...process.env,
-    MALLOC_MMAP_THRESHOLD_: String(128 * 1024),
-  });
-}
 // Imported only after the check: an older Node fails on the TypeScript before any line runs.
 const { useTypeScriptCache } = await import('./typescript-cache.js');
 useTypeScriptCache();
