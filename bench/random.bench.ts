@@ -441,8 +441,11 @@ the same or less CPU per request: \`count=100\` 271–320 µs against 282–365,
 207–246). Three runs of this version (load 3–8): SQLite \`count=100\` 0.44, 0.41 and 0.37 of the
 reference (single rounds 0.27–0.62), p99 11, 20 and 12 ms, bytes 0.75, 0.93 and 0.68 of \`/me\`;
 one PostgreSQL process 0.30, 0.27 and 0.29 of SQLite (807–1 255 req/s), p99 30–44 ms, bytes 0.61,
-0.42 and 0.70 of \`/me\`; two processes 0.62, 0.86 and 0.66 of one. The pool size was measured from
-2 to 16 connections (\`BENCH_PG_POOLS=2,4,6,10,16\`, five rounds): 1 010–1 250 req/s for
+0.42 and 0.70 of \`/me\`; two processes 0.62, 0.86 and 0.66 of one. Three more (CPU pressure
+60–88%): SQLite 0.36, 0.41 and 0.33 of the reference, p99 33, 21 and 13 ms, bytes 0.75, 0.83 and
+0.79 of \`/me\`; PostgreSQL 0.25, 0.25 and 0.34 of SQLite, p99 91, 63 and 31 ms, bytes 0.40, 0.69
+and 0.85 of \`/me\`; two processes 0.58, 1.12 and 0.62 of one. The pool size was measured from
+2 to 16 connections (\`BENCH_PG_POOLS=2,4,6,10,16 BENCH_ROUNDS=5\`): 1 010–1 250 req/s for
 \`count=100\` and 1 400–1 580 for bytes, flat within the rounds' spread, so the default stays 10,
 which leaves room for connections that long reads (CSV exports, draws) hold.
 
