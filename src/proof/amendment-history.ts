@@ -23,7 +23,9 @@ export interface HistoryRow {
   replaced?: EntrantWinner;
   by?: EntrantWinner;
   reservePosition: number;
+  /** The reason in words (REASON_TEXT); `reasonCode` is the code, for a catalogue of another language. */
   reason: string;
+  reasonCode: AmendmentReason;
   note: string | null;
   amendedAt: string;
 }
@@ -53,6 +55,7 @@ export function historyRows(
     by: find(a.by?.index),
     reservePosition: a.by?.reserve_position,
     reason: REASON_TEXT[a.reason] ?? String(a.reason),
+    reasonCode: a.reason,
     note: a.note,
     amendedAt: a.amended_at,
   }));
@@ -85,21 +88,42 @@ export function standingAfterAmendments(
   amendments: readonly Amendment[],
   leafHash: string,
 ): { won: boolean; text: string } | null {
-  const rows = historyRows(certificate, amendments);
-  const now = winnersAsAmended(certificate, amendments).find((w) => w.leaf_hash === leafHash);
-  const promoted = rows.find((r) => r.by?.leaf_hash === leafHash);
-  if (now && promoted) {
+  const change = entrantAfterAmendments(certificate, amendments, leafHash);
+  if (change?.promoted) {
+    const { now, promoted } = change;
     return {
       won: true,
       text: `You are now winner #${now.position}, replacing ${entrantName(promoted.replaced)} (amendment ${promoted.sequence}: ${promoted.reason}).`,
     };
   }
-  const replaced = rows.find((r) => r.replaced?.leaf_hash === leafHash);
-  if (!now && replaced) {
+  if (change?.replaced) {
+    const { replaced } = change;
     return {
       won: false,
       text: `You were winner #${replaced.position}, and were replaced by reserve ${replaced.reservePosition} (amendment ${replaced.sequence}: ${replaced.reason}).`,
     };
   }
+  return null;
+}
+
+/**
+ * What the amendments changed for one entrant (by leaf hash), as data each reader words in its own
+ * language: the winner's place a reserve holds now and the amendment that gave it, or the
+ * amendment that replaced a winner; null when they changed nothing for it.
+ */
+export function entrantAfterAmendments(
+  certificate: { winners: readonly EntrantWinner[]; reserves: readonly EntrantWinner[] },
+  amendments: readonly Amendment[],
+  leafHash: string,
+):
+  | { now: EntrantWinner; promoted: HistoryRow; replaced?: never }
+  | { replaced: HistoryRow; promoted?: never }
+  | null {
+  const rows = historyRows(certificate, amendments);
+  const now = winnersAsAmended(certificate, amendments).find((w) => w.leaf_hash === leafHash);
+  const promoted = rows.find((r) => r.by?.leaf_hash === leafHash);
+  if (now && promoted) return { now, promoted };
+  const replaced = rows.find((r) => r.replaced?.leaf_hash === leafHash);
+  if (!now && replaced) return { replaced };
   return null;
 }

@@ -2,24 +2,21 @@
 // from evidence already fetched: the log's checkpoint under the key the reader pinned, that it
 // extends the newest one seen before, each object's inclusion, the object's signing key as the
 // log's own key entries announced it, and the seal's witnesses under keys the reader chose: the
-// checkpoint they cosigned must be one the fresh checkpoint extends.
+// checkpoint they cosigned must be one the fresh checkpoint extends (log-witness-checks.ts).
 // Pure, so `tyche verify`, tyche-verify.mjs and the pages decide the same way.
 
 import { certificateLeafForms } from './certificate-entry.ts';
 import { type Checkpoint, openCheckpoint } from './checkpoint.ts';
-import { COSIGNATURE_ED25519, verifyCosignatures } from './cosignature.ts';
 import type { Sha256 } from './digest.ts';
-import { fromHex, toBase64url } from './hex.ts';
+import { toBase64url } from './hex.ts';
 import { leafDataOf, openKeyEntry, readLogEntry } from './log-entry.ts';
-import { leafHash, verifyInclusion } from './merkle.ts';
+import { hashes, inclusionProblem } from './log-inclusion.ts';
+import { type WitnessEvidence, witnessChecks } from './log-witness-checks.ts';
 import { verifyConsistency } from './merkle-proofs.ts';
 import { parseVerifierKey } from './note.ts';
-import { type OutsideAttestation, outsideBefore, sealRoundAt } from './outside-evidence.ts';
+import type { OutsideAttestation } from './outside-evidence.ts';
 import { type Check, isRecord, makeCheck } from './report.ts';
 import { type Ed25519Verify, objectSignatureProblem } from './signed-object.ts';
-
-export const SEAL_WITNESSED = (n: number) =>
-  `seal witnessed before the round by ${n} witness${n === 1 ? '' : 'es'}`;
 
 export type LoggedWhat = 'seal' | 'certificate' | 'result' | 'amendment';
 
@@ -54,16 +51,8 @@ export interface LogEvidence {
   objects: LoggedObject[];
   /** Entries about each signing key (by kid), from the keys document's log_indices. */
   keyEntries: Record<string, readonly KeyEntryEvidence[]>;
-  /**
-   * The seal's witness evidence (seal_witness), judged under `trusted` witness keys only, with the
-   * consistency proof from the witnessed checkpoint's size to the fresh one.
-   */
-  witness?: {
-    seal: Record<string, unknown>;
-    sealWitness: unknown;
-    trusted: readonly string[];
-    consistency?: readonly string[];
-  };
+  /** The seal's witness evidence, judged under the witness keys the reader chose. */
+  witness?: WitnessEvidence;
   sha256: Sha256;
   verify?: Ed25519Verify;
 }
@@ -74,34 +63,6 @@ export interface LogVerdict {
   outside: OutsideAttestation[];
   /** The fresh checkpoint, when it may replace the newest one seen: signed, and consistent with it. */
   advance?: string;
-}
-
-const hashes = (proof: unknown): Uint8Array[] | null => {
-  if (!Array.isArray(proof)) return null;
-  try {
-    return proof.map((h) => fromHex(String(h)));
-  } catch {
-    return null;
-  }
-};
-
-function inclusionProblem(
-  leafData: Uint8Array,
-  index: unknown,
-  proof: unknown,
-  at: Checkpoint,
-  sha256: Sha256,
-): string | null {
-  if (index === null || index === undefined) return 'no log index is published for it';
-  if (!Number.isSafeInteger(index) || (index as number) < 0)
-    return `log index ${String(index)} is not an entry`;
-  const i = index as number;
-  if (i >= at.size) return `entry ${i} is beyond the checkpoint's size ${at.size}`;
-  const path = hashes(proof);
-  if (!path) return `the inclusion proof of entry ${i} is not a list of hashes`;
-  return verifyInclusion(leafHash(leafData, sha256), i, at.size, path, at.root, sha256)
-    ? null
-    : `entry ${i} is not this object in the log of size ${at.size}`;
 }
 
 /**
@@ -154,123 +115,6 @@ function keyProblem(
   if (state.retired) return `key ${kid} was retired in the log before entry ${index}`;
   const doc = { keys: [{ kty: 'OKP', crv: 'Ed25519', kid, x: toBase64url(state.publicKey) }] };
   return objectSignatureProblem(obj, doc, e.verify);
-}
-
-const WITNESSED = { id: 'witnessed-checkpoint', label: 'Witnessed checkpoint' } as const;
-const WITNESSES = { id: 'seal-witness', label: 'Seal witnesses' } as const;
-
-interface WitnessVerdict {
-  checks: Check[];
-  outside: OutsideAttestation[];
-  /** False when the witnessed checkpoint and the fresh one cannot both be the log's history. */
-  consistent: boolean;
-}
-
-/** A mistyped witness key is said at once, not only on the day a seal is witnessed. */
-function witnessKeyProblem(trusted: readonly string[]): string | null {
-  for (const key of trusted) {
-    let problem: string | null = null;
-    try {
-      if (parseVerifierKey(key).type !== COSIGNATURE_ED25519) problem = 'it is not a witness (cosigner) key';
-    } catch (error) {
-      problem = (error as Error).message;
-    }
-    if (problem) return `the witness key ${JSON.stringify(key)}: ${problem}`;
-  }
-  return null;
-}
-
-/**
- * Why the witnessed checkpoint is not evidence about this seal in this log, or null: it must be
- * signed by the log key, extend into the fresh checkpoint (RFC 9162 §2.1.4: a log rewritten after
- * its witnesses saw it fails here), and hold the seal at its published index.
- */
-function witnessedProblem(
-  w: NonNullable<LogEvidence['witness']> & { sealWitness: Record<string, unknown> },
-  sha256: Sha256,
-  fresh: Checkpoint,
-  sealIndex: unknown,
-  witnessed: Checkpoint,
-): { problem: string | null; consistent: boolean } {
-  const sw = w.sealWitness;
-  if (witnessed.size > fresh.size) {
-    return {
-      consistent: false,
-      problem: `the witnessed checkpoint has ${witnessed.size} entries, the log only ${fresh.size}: the log was rolled back after its witnesses saw it`,
-    };
-  }
-  const proof = hashes(w.consistency ?? []);
-  if (!proof || !verifyConsistency(witnessed.size, fresh.size, witnessed.root, fresh.root, proof, sha256)) {
-    return {
-      consistent: false,
-      problem: `the log at size ${fresh.size} is not an extension of the checkpoint its witnesses cosigned at size ${witnessed.size}: it was rewritten after they saw it`,
-    };
-  }
-  if (sw.index !== sealIndex) {
-    return {
-      consistent: true,
-      problem: `the witnessed seal is entry ${String(sw.index)}, not ${String(sealIndex)}`,
-    };
-  }
-  const outside = inclusionProblem(leafDataOf(w.seal), sw.index, sw.proof, witnessed, sha256);
-  return {
-    consistent: true,
-    problem: outside && `the witnessed checkpoint does not include this seal: ${outside}`,
-  };
-}
-
-/**
- * The seal's witness evidence: the witnessed checkpoint as evidence about this log and seal, then
- * its cosignatures under the keys the reader gave. The verdict on the seal's time is not said
- * here: outside-evidence.ts weighs these attestations with those of any other source.
- */
-function witnessChecks(e: LogEvidence, fresh: Checkpoint, sealIndex: unknown): WitnessVerdict {
-  const none: WitnessVerdict = { checks: [], outside: [], consistent: true };
-  const w = e.witness;
-  const badKey = witnessKeyProblem(w?.trusted ?? []);
-  if (badKey) return { ...none, checks: [makeCheck(WITNESSES.id, WITNESSES.label, badKey, '')] };
-  if (!w || w.sealWitness === undefined || w.sealWitness === null) return none;
-  const fail = (problem: string, consistent = true): WitnessVerdict => ({
-    ...none,
-    consistent,
-    checks: [makeCheck(WITNESSED.id, WITNESSED.label, problem, '')],
-  });
-  const sealWitness = w.sealWitness;
-  if (!isRecord(sealWitness)) return fail('seal_witness is not an object');
-  const opened = openCheckpoint(String(sealWitness.checkpoint), e.logKey);
-  if (!opened.ok) return fail(`the witnessed checkpoint: ${opened.problem}`);
-  const witnessed = opened.checkpoint;
-  const { problem, consistent } = witnessedProblem(
-    { ...w, sealWitness },
-    e.sha256,
-    fresh,
-    sealIndex,
-    witnessed,
-  );
-  if (problem) return fail(problem, consistent);
-
-  let cosigners: { name: string; timestamp: number }[];
-  try {
-    cosigners = w.trusted.length ? verifyCosignatures(opened.note, w.trusted).cosigners : [];
-  } catch (error) {
-    return fail(`a witness key: ${(error as Error).message}`);
-  }
-  const outside = cosigners.map((c) => ({ kind: 'witness' as const, by: c.name, at: c.timestamp * 1000 }));
-  const before = outsideBefore(outside, sealRoundAt(w.seal)).length;
-  const lines = opened.note.signatures.filter((sig) => sig.name !== witnessed.origin).length;
-  const by = cosigners.length
-    ? `cosigned by ${cosigners.length} witness${cosigners.length === 1 ? '' : 'es'} you trust, ${before} of them before the round`
-    : `it carries ${lines} cosignature${lines === 1 ? '' : 's'}, none by a witness key you gave`;
-  const checks = [
-    makeCheck(
-      WITNESSED.id,
-      WITNESSED.label,
-      null,
-      `the seal is entry ${String(sealIndex)} of the checkpoint at size ${witnessed.size}, which the log at size ${fresh.size} extends; ${by}`,
-    ),
-  ];
-  if (before > 0) checks.push(makeCheck(WITNESSES.id, WITNESSES.label, null, SEAL_WITNESSED(before)));
-  return { checks, outside, consistent: true };
 }
 
 /** Every log check, in order. A check that cannot start (no checkpoint) ends the list. */

@@ -13,7 +13,7 @@ import { pageLocale, VARY_LANGUAGE } from './page-language.ts';
 import { pageCsp, sendPage } from './page-parts.ts';
 import { renderReceiptPage } from './receipt-page.ts';
 import { createSealTokenCheck } from './timestamp-lines.ts';
-import { type CertificateLookup, prefersJson } from './verify.routes.ts';
+import { type CertificateLookup, prefersJson, requestedForm } from './verify.routes.ts';
 
 export const RECEIPT_SCRIPT_URL = '/assets/js/verify/receipt-page.js';
 
@@ -68,10 +68,7 @@ export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const raw = request.params.public_id;
-      const suffixed = raw.endsWith('.json');
-      const id = suffixed ? raw.slice(0, -5) : raw;
-      const wantsJson = suffixed || prefersJson(request.headers.accept);
+      const { id, suffixed, wantsJson } = requestedForm(request.params.public_id, request.headers.accept);
       if (!suffixed) reply.header('vary', VARY_LANGUAGE);
       const view = await lookup(id);
       const locale = pageLocale(request);

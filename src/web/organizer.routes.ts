@@ -7,7 +7,7 @@ import { AppError } from '../shared/errors.ts';
 import { renderOrganizerNotFoundPage, renderOrganizerPage } from './organizer-page.ts';
 import { sendPage } from './page-parts.ts';
 import { createRenderCache } from './render-cache.ts';
-import { prefersJson } from './verify.routes.ts';
+import { requestedForm } from './verify.routes.ts';
 
 /** Owner pseudonyms are `o_` and 16 base62 characters; anything much longer names no one. */
 const MAX_OWNER_LENGTH = 128;
@@ -47,10 +47,7 @@ export const organizerRoutes: FastifyPluginAsyncTypebox<{ organizers: OrganizerR
       },
     },
     async (request, reply) => {
-      const raw = request.params.owner;
-      const suffixed = raw.endsWith('.json');
-      const owner = suffixed ? raw.slice(0, -5) : raw;
-      const wantsJson = suffixed || prefersJson(request.headers.accept);
+      const { id: owner, suffixed, wantsJson } = requestedForm(request.params.owner, request.headers.accept);
       if (!suffixed) reply.header('vary', 'accept');
       const version =
         owner.length > 0 && owner.length <= MAX_OWNER_LENGTH ? await organizers.version(owner) : undefined;

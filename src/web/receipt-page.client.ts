@@ -6,16 +6,9 @@
 
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { PublicGiveaway } from '../giveaways/results/public-giveaway.ts';
-import {
-  amendmentsOf,
-  entrantName,
-  historyRows,
-  standingAfterAmendments,
-  winnersAsAmended,
-} from '../proof/amendment-history.ts';
+import { entrantAfterAmendments, entrantName } from '../proof/amendment-history.ts';
 import { entrantLeafHash } from '../proof/entrant-leaf.ts';
 import { fromHex, toHex } from '../proof/hex.ts';
-import { splitLogAnnotations } from '../proof/log-entry.ts';
 import {
   lateCertificateNotice,
   parseReceiptCode,
@@ -25,9 +18,8 @@ import {
 } from '../proof/receipt-checks.ts';
 import type { Outcome } from '../proof/receipt-outcome.ts';
 import { isRecord } from '../proof/report.ts';
-import type { CertificateV2, DrandChainInfo, Receipt, Seal, SealedPlace, Ticket } from '../proof/v2-types.ts';
-import { OPERATOR_TRUST_LABEL, verifyCertificate, verifyReceipt } from '../proof/verifier.ts';
-import { amendmentChecks } from '../proof/verify-amendments.ts';
+import type { Receipt, SealedPlace, Ticket } from '../proof/v2-types.ts';
+import { OPERATOR_TRUST_LABEL } from '../proof/verifier.ts';
 import {
   fetchJson,
   fetchJsonOr404,
@@ -38,10 +30,11 @@ import {
   type ShownCheck,
   shownCheck,
 } from './check-list.ts';
-import { pageSealLogChecks, typedTsaTrust, wireEvidenceSettings } from './log-page-check.ts';
+import { pageSealLogChecks, wireEvidenceSettings } from './log-page-check.ts';
 import { RECEIPT_TEXT_KEYS, type ReceiptTextName } from './receipt-text.ts';
 import { drawTree, pathLevels } from './receipt-tree.ts';
-import { chainsFor, relayRound } from './relay-fetch.ts';
+import { checkedAmendments, relayRecordChecks, verifyPlace } from './receipt-verification.ts';
+import { chainsFor } from './relay-fetch.ts';
 
 const text = pageText(
   Object.fromEntries(Object.entries(RECEIPT_TEXT_KEYS).map(([name, entry]) => [name, entry.en])) as Record<
@@ -109,27 +102,13 @@ function finish(v: Verdict): void {
   }
 }
 
-/** After the draw: the certificate, re-checked, and the round as the relay serves it. */
-async function drawnChecks(g: PublicGiveaway, certificate: unknown, keys: unknown, chains: DrandChainInfo[]) {
-  const beacon = isRecord(certificate) && isRecord(certificate.beacon) ? certificate.beacon : {};
-  const round = await relayRound(g.drand.relay, String(beacon.chain_hash), Number(beacon.round));
-  if (round.record === undefined) {
-    return [note('drand relay record', `not compared: could not read ${round.url}: ${round.problem}`)];
-  }
-  const report = await verifyCertificate({ certificate, keys, sha256, chains, beaconRecord: round.record });
-  return report.checks.filter((c) => c.id === 'beacon-record').map(shownCheck);
-}
-
 /** The certificate's amendments, checked here, and what they changed for this entrant (CONTRACT §14). */
 function amendedStanding(certificate: unknown, keys: unknown, leaf: string) {
-  const { signed, annotations } = splitLogAnnotations(certificate);
-  const checks = amendmentChecks({ certificate: signed, annotations, keys, sha256 }).map(shownCheck);
-  const amendments = amendmentsOf(certificate);
-  if (amendments.length === 0 || !isRecord(signed) || checks.some((c) => c.state === 'bad')) {
-    return { checks, standing: undefined };
-  }
-  const cert = signed as unknown as CertificateV2;
-  return { checks, standing: standingAfterAmendments(cert, amendments, leaf) ?? undefined };
+  const { checks, amendments, signed } = checkedAmendments(certificate, keys);
+  return {
+    checks,
+    change: signed ? (entrantAfterAmendments(signed, amendments, leaf) ?? undefined) : undefined,
+  };
 }
 
 async function instantOutcome(g: PublicGiveaway, code: ReceiptCode): Promise<string> {
@@ -214,38 +193,20 @@ async function check(code: ReceiptCode): Promise<void> {
     seal,
     sealTimestamps: g.seal_timestamps,
   });
-  const drawn = g.status === 'completed' && g.certificate_id !== null;
-  const certificate = drawn
-    ? await fetchJson(`/verify/${encodeURIComponent(g.certificate_id!)}.json`)
-    : undefined;
-  // No certificate: once the round is due this browser reads it from the relay and draws itself.
-  const round = drawn ? undefined : await committedRound(g, seal);
-  const report = await verifyReceipt({
-    receipt: {
-      telegram_id: code.telegramId,
-      salt: code.salt,
-      leaf_hash: leaf,
-      index: proof.index,
-      count: proof.count,
-      root: proof.root,
-      proof: proof.proof,
-      // The seal the service says this place is in, by id and hash, must be the seal it publishes.
-      seal_id: proof.seal_id,
-      seal_hash: proof.seal_hash,
-    },
+  const { certificate, round, report } = await verifyPlace({
+    g,
     seal,
     keys,
-    sha256,
-    certificate,
     chains: relayChains.chains,
-    round: round?.record,
-    sealTimestamps: g.seal_timestamps,
-    tsaTrust: typedTsaTrust(),
+    telegramId: code.telegramId,
+    salt: code.salt,
+    leaf,
+    proof,
   });
   fillTimestampLines(report.timestamps);
   checks.push(...report.checks.map(shownCheck), ...relayChains.notes, ...(round?.notes ?? []));
   if (certificate !== undefined)
-    checks.push(...(await drawnChecks(g, certificate, keys, relayChains.chains)));
+    checks.push(...(await relayRecordChecks(g, certificate, keys, relayChains.chains)));
   checks.push(...(await pageSealLogChecks(g, seal, certificate, keys, report.outside)));
 
   const placed = report.checks.some((c) => c.id === 'receipt-proof' && c.ok);
@@ -270,7 +231,7 @@ async function check(code: ReceiptCode): Promise<void> {
     const winnersDrawn = Math.min(seal.giveaway.winners_count, seal.entrants.count);
     const drawnOutcome = outcomeText(report.outcome, winnersDrawn);
     // Replacements after the draw decide who holds a winner's place now, once their checks pass.
-    const standing = amended?.standing ? amendedText(amended.standing.won, certificate, leaf) : undefined;
+    const standing = amended?.change ? amendedText(amended.change) : undefined;
     const shown = standing ?? drawnOutcome;
     won = shown.won;
     show('receipt-outcome', shown.text, won ? 'outcome won' : 'outcome');
@@ -294,18 +255,18 @@ function outcomeText(outcome: Outcome, winnersDrawn: number): { text: string; wo
 }
 
 /** After replacements: the place the entrant holds now. */
-function amendedText(won: boolean, certificate: unknown, leaf: string): { text: string; won: boolean } {
-  if (!won) return { text: text('replaced'), won: false };
-  const cert = splitLogAnnotations(certificate).signed as unknown as CertificateV2;
-  const amendments = amendmentsOf(certificate);
-  const now = winnersAsAmended(cert, amendments).find((w) => w.leaf_hash === leaf);
-  const promoted = historyRows(cert, amendments).find((r) => r.by?.leaf_hash === leaf);
+function amendedText(change: NonNullable<ReturnType<typeof entrantAfterAmendments>>): {
+  text: string;
+  won: boolean;
+} {
+  if (!change.promoted) return { text: text('replaced'), won: false };
+  const { now, promoted } = change;
   return {
     text: text('nowWinner', {
-      position: now?.position ?? '?',
-      replaced: entrantName(promoted?.replaced),
-      sequence: promoted?.sequence ?? '?',
-      reason: promoted?.reason ?? '',
+      position: now.position,
+      replaced: entrantName(promoted.replaced),
+      sequence: promoted.sequence,
+      reason: promoted.reason,
     }),
     won: true,
   };
@@ -321,25 +282,6 @@ function showTree(leaf: string, proof: SealedPlace): void {
     root: text('treeRoot'),
   });
   $('receipt-tree').hidden = false;
-}
-
-/**
- * The committed round as the relay serves it, once its time has passed by this browser's clock;
- * a relay that does not serve it (yet) leaves the outcome to come, with a note.
- */
-async function committedRound(g: PublicGiveaway, seal: Seal) {
-  if (Date.now() < Date.parse(seal.beacon.round_at)) return undefined;
-  const read = await relayRound(g.drand.relay, seal.beacon.chain_hash, seal.beacon.round);
-  const notes =
-    read.record === undefined
-      ? [
-          note(
-            'drand round',
-            `round ${seal.beacon.round} is not readable yet from ${read.url}: ${read.problem}`,
-          ),
-        ]
-      : [];
-  return { record: read.record, notes };
 }
 
 async function start(): Promise<void> {

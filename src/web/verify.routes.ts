@@ -61,6 +61,22 @@ export function prefersJson(accept: string | undefined): boolean {
   return json.q > page.q || (json.q === page.q && json.exact && !page.exact);
 }
 
+/**
+ * A public resource's path segment and the form asked for: a `.json` suffix, or else the Accept
+ * header, chooses JSON; `suffixed` says whether the form varies with Accept (it does not then).
+ */
+export function requestedForm(
+  segment: string,
+  accept: string | undefined,
+): { id: string; suffixed: boolean; wantsJson: boolean } {
+  const suffixed = segment.endsWith('.json');
+  return {
+    id: suffixed ? segment.slice(0, -5) : segment,
+    suffixed,
+    wantsJson: suffixed || prefersJson(accept),
+  };
+}
+
 export const verifyRoutes: FastifyPluginAsync<{
   /** Where visitors reach this server: the page's, the PDF's and the QR code's links. */
   publicBaseUrl: string;

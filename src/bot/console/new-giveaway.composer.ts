@@ -1,27 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { Composer, type Filter, InlineKeyboard } from 'grammy';
+import { Composer, type Filter } from 'grammy';
 import type { AccountService } from '../../accounts/account.service.ts';
 import { hasBusinessAccess } from '../../accounts/plans.ts';
-import { isoDuration, WINNERS_MAX } from '../../giveaways/core/giveaway-input.ts';
-import { translatorFor } from '../../i18n/catalogue.ts';
-import { TERMS_MAX } from '../../proof/terms.ts';
+import { isoDuration } from '../../giveaways/core/giveaway-input.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isAppError } from '../../shared/errors.ts';
 import type { BotLogger } from '../bot-logger.ts';
-import { callbackData } from '../callback-data.ts';
 import type { BotContext } from '../context.ts';
 import type { Conversations } from '../conversation-port.ts';
 import { esc, planName, utcMinute } from '../format.ts';
 import type { ChannelCondition, ConsoleGiveaways } from '../giveaway-port.ts';
-import { giveawayPost } from '../posts/post-texts.ts';
 import { safeAnswer, safeEdit, safeReply } from '../safe-reply.ts';
 import { lookUpChannel } from './channel-lookup.ts';
 import {
   type Answer,
   CLAIM_PRESETS,
   type ClaimPreset,
-  claimLabel,
-  exampleEnd,
   NONE,
   readChannelRef,
   readClaim,
@@ -31,8 +25,17 @@ import {
   readTerms,
   readTitle,
   readWinners,
-  termsFingerprint,
 } from './new-giveaway.answers.ts';
+import {
+  type Action,
+  buttonFor,
+  type Draft,
+  newData,
+  previewKeyboard,
+  previewText,
+  question,
+  type Step,
+} from './new-giveaway.prompts.ts';
 
 export interface NewGiveawayDeps {
   accounts: Pick<AccountService, 'ensureTelegramAccount'>;
@@ -44,49 +47,7 @@ export interface NewGiveawayDeps {
   wake?: () => void;
 }
 
-// `claim` and `terms` are asked only from the preview's buttons: optional steps outside the numbered six.
-const STEPS = [
-  'title',
-  'description',
-  'winners',
-  'ends',
-  'channel',
-  'required',
-  'preview',
-  'claim',
-  'terms',
-] as const;
-type Step = (typeof STEPS)[number];
-
-/** The answers so far; `nonce` ties the preview's buttons to this one dialogue. */
-interface Draft {
-  nonce: string;
-  title?: string;
-  description?: string | null;
-  winners?: number;
-  endsAt?: number;
-  channel?: ChannelCondition;
-  required?: ChannelCondition[];
-  challenge?: boolean;
-  /** How long each winner has to claim, in ms (CONTRACT §14); absent or null: no deadline. */
-  claimWithin?: number | null;
-  /** The terms the seal will commit to (CONTRACT §14); absent or null: none. */
-  terms?: string | null;
-}
-
 const KIND = 'new';
-export const newData = callbackData('nw', ['action', 'nonce']);
-type Action =
-  | 'skip'
-  | 'none'
-  | 'publish'
-  | 'challenge'
-  | 'cancel'
-  | 'claim'
-  | ClaimPreset
-  | 'claimNone'
-  | 'terms'
-  | 'termsNone';
 
 type Message = Filter<BotContext, 'message'>['message'];
 
@@ -104,85 +65,16 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
   const save = (ctx: BotContext, step: Step, draft: Draft) =>
     conversations.save(ctx.from!.id, { kind: KIND, step, data: draft }, now());
 
-  function question(ctx: BotContext, step: Step): string {
-    if (step === 'winners') return ctx.t('new-ask-winners', { max: WINNERS_MAX });
-    if (step === 'ends') return ctx.t('new-ask-ends', { example: exampleEnd(now()) });
-    if (step === 'claim') return ctx.t('new-ask-claim');
-    if (step === 'terms') return ctx.t('new-ask-terms', { max: TERMS_MAX });
-    return ctx.t(`new-ask-${step}`);
-  }
-
-  function buttonFor(ctx: BotContext, step: Step, nonce: string): InlineKeyboard | undefined {
-    if (step === 'description')
-      return new InlineKeyboard().text(ctx.t('new-button-skip'), pack('skip', nonce));
-    if (step === 'required') return new InlineKeyboard().text(ctx.t('new-button-none'), pack('none', nonce));
-    if (step === 'claim') {
-      const keyboard = new InlineKeyboard();
-      for (const [preset, ms] of Object.entries(CLAIM_PRESETS))
-        keyboard.text(claimLabel(ms), pack(preset as ClaimPreset, nonce));
-      return keyboard.row().text(ctx.t('new-button-claim-none'), pack('claimNone', nonce));
-    }
-    if (step === 'terms')
-      return new InlineKeyboard().text(ctx.t('new-button-terms-none'), pack('termsNone', nonce));
-    return undefined;
-  }
-
-  const pack = (action: Action, nonce: string) => newData.pack({ action, nonce });
-
   async function ask(ctx: BotContext, step: Step, draft: Draft, problem?: string): Promise<void> {
     await save(ctx, step, draft);
     if (step === 'preview') return preview(ctx, draft, false);
-    const text = problem ? `${problem}\n\n${question(ctx, step)}` : question(ctx, step);
+    const text = problem ? `${problem}\n\n${question(ctx, step, now())}` : question(ctx, step, now());
     const keyboard = buttonFor(ctx, step, draft.nonce);
     await safeReply(ctx, log, text, keyboard ? { keyboard } : {});
   }
 
-  function previewText(ctx: BotContext, draft: Draft): string {
-    const post = giveawayPost(translatorFor(ctx.language), {
-      title: draft.title!,
-      description: draft.description ?? null,
-      winners: draft.winners!,
-      endsAt: draft.endsAt!,
-      count: 0,
-    });
-    const required = draft.required?.length
-      ? draft.required.map((c) => esc(c.label)).join(', ')
-      : ctx.t('new-required-none');
-    const settings = ctx.t('new-preview-settings', {
-      winners: draft.winners!,
-      ends: utcMinute(draft.endsAt!),
-      required,
-      challenge: ctx.t(draft.challenge ? 'new-challenge-on' : 'new-challenge-off'),
-      claim: draft.claimWithin ? claimLabel(draft.claimWithin) : ctx.t('new-claim-none'),
-    });
-    const terms = draft.terms
-      ? ctx.t('new-terms-set', termsFingerprint(draft.terms))
-      : ctx.t('new-terms-none');
-    return [
-      ctx.t('new-preview-head', { channel: esc(draft.channel!.label) }),
-      '',
-      post,
-      '',
-      '—',
-      settings,
-      ctx.t('new-preview-terms', { terms }),
-    ].join('\n');
-  }
-
   async function preview(ctx: BotContext, draft: Draft, edit: boolean): Promise<void> {
-    const keyboard = new InlineKeyboard()
-      .text(ctx.t('new-button-publish'), pack('publish', draft.nonce))
-      .row()
-      .text(
-        ctx.t(draft.challenge ? 'new-button-challenge-off' : 'new-button-challenge-on'),
-        pack('challenge', draft.nonce),
-      )
-      .row()
-      .text(ctx.t('new-button-claim'), pack('claim', draft.nonce))
-      .row()
-      .text(ctx.t('new-button-terms'), pack('terms', draft.nonce))
-      .row()
-      .text(ctx.t('new-button-cancel'), pack('cancel', draft.nonce));
+    const keyboard = previewKeyboard(ctx, draft);
     if (edit) await safeEdit(ctx, log, previewText(ctx, draft), keyboard);
     else await safeReply(ctx, log, previewText(ctx, draft), { keyboard });
   }

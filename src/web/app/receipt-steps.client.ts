@@ -6,19 +6,17 @@
 
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { PublicGiveaway } from '../../giveaways/results/public-giveaway.ts';
-import { amendmentsOf, historyRows, winnersAsAmended } from '../../proof/amendment-history.ts';
+import { entrantAfterAmendments } from '../../proof/amendment-history.ts';
 import type { AmendmentReason } from '../../proof/amendments.ts';
 import { entrantLeafHash } from '../../proof/entrant-leaf.ts';
 import { fromHex, toHex } from '../../proof/hex.ts';
-import { splitLogAnnotations } from '../../proof/log-entry.ts';
 import { ticketChecks } from '../../proof/receipt-checks.ts';
 import { isRecord } from '../../proof/report.ts';
-import type { CertificateV2, SealedPlace, Ticket } from '../../proof/v2-types.ts';
-import { verifyCertificate, verifyReceipt } from '../../proof/verifier.ts';
-import { amendmentChecks } from '../../proof/verify-amendments.ts';
+import type { SealedPlace, Ticket } from '../../proof/v2-types.ts';
 import { fetchJson, fetchJsonOr404, note, type ShownCheck, shownCheck } from '../check-list.ts';
-import { pageSealLogChecks, typedTsaTrust } from '../log-page-check.ts';
-import { chainsFor, relayRound } from '../relay-fetch.ts';
+import { pageSealLogChecks } from '../log-page-check.ts';
+import { checkedAmendments, relayRecordChecks, verifyPlace } from '../receipt-verification.ts';
+import { chainsFor } from '../relay-fetch.ts';
 
 /**
  * What the entrant reads first, as a catalogue key and its values: a value that is itself a Said
@@ -83,34 +81,15 @@ export async function checkReceipt(
     ]);
     return { ...result, outcome: { key: 'app-outcome-missing' } };
   }
-  const drawn = g.status === 'completed' && g.certificate_id !== null;
-  const certificate = drawn
-    ? await fetchJson(`/verify/${encodeURIComponent(g.certificate_id!)}.json`)
-    : undefined;
-  const round =
-    drawn || Date.now() < Date.parse(seal.beacon.round_at)
-      ? undefined
-      : await relayRound(g.drand.relay, seal.beacon.chain_hash, seal.beacon.round);
-  const report = await verifyReceipt({
-    receipt: {
-      telegram_id: telegramId,
-      salt: entry.salt,
-      leaf_hash: leaf,
-      index: proof.index,
-      count: proof.count,
-      root: proof.root,
-      proof: proof.proof,
-      seal_id: proof.seal_id,
-      seal_hash: proof.seal_hash,
-    },
+  const { certificate, report } = await verifyPlace({
+    g,
     seal,
     keys,
-    sha256,
-    certificate,
     chains: relayChains.chains,
-    round: round?.record,
-    sealTimestamps: g.seal_timestamps,
-    tsaTrust: typedTsaTrust(),
+    telegramId,
+    salt: entry.salt,
+    leaf,
+    proof,
   });
   show([...report.checks.map(shownCheck), ...relayChains.notes]);
   if (certificate !== undefined) show(await relayRecordChecks(g, certificate, keys, relayChains.chains));
@@ -140,51 +119,29 @@ export async function checkReceipt(
   return out;
 }
 
-/** The certificate's record of the round, compared with the relay's own. */
-async function relayRecordChecks(
-  g: PublicGiveaway,
-  certificate: unknown,
-  keys: unknown,
-  chains: Parameters<typeof verifyCertificate>[0]['chains'],
-): Promise<ShownCheck[]> {
-  const beacon = isRecord(certificate) && isRecord(certificate.beacon) ? certificate.beacon : {};
-  const round = await relayRound(g.drand.relay, String(beacon.chain_hash), Number(beacon.round));
-  if (round.record === undefined) {
-    return [note('drand relay record', `not compared: could not read ${round.url}: ${round.problem}`)];
-  }
-  const report = await verifyCertificate({ certificate, keys, sha256, chains, beaconRecord: round.record });
-  return report.checks.filter((c) => c.id === 'beacon-record').map(shownCheck);
-}
-
 /** The amendments, checked, and who holds this entrant's place after them (CONTRACT §14). */
 function amendedOutcome(certificate: unknown, keys: unknown, leaf: string, show: (c: ShownCheck[]) => void) {
-  const { signed, annotations } = splitLogAnnotations(certificate);
-  const amendments = amendmentsOf(certificate);
+  const { checks, amendments, signed } = checkedAmendments(certificate, keys);
   const listed = amendments
     .filter(isRecord)
     .map((a) => ({ position: a.position, reserve: a.by?.reserve_position, reason: a.reason }));
   if (amendments.length === 0) return { amendments: listed, outcome: undefined };
-  const checks = amendmentChecks({ certificate: signed, annotations, keys, sha256 }).map(shownCheck);
   show(checks);
-  if (checks.some((c) => c.state === 'bad') || !isRecord(signed))
-    return { amendments: listed, outcome: undefined };
-  const cert = signed as unknown as CertificateV2;
-  const now = winnersAsAmended(cert, amendments).find((w) => w.leaf_hash === leaf);
-  const rows = historyRows(cert, amendments);
-  const promoted = amendments.find((a) => a.by?.leaf_hash === leaf);
-  const replaced = amendments.find((a) => a.replaced?.leaf_hash === leaf);
+  const change = signed ? entrantAfterAmendments(signed, amendments, leaf) : null;
   let outcome: Said | undefined;
-  if (now && promoted) {
+  if (change?.promoted) {
+    const { now, promoted } = change;
     outcome = {
       key: 'app-outcome-promoted',
-      vars: { position: now.position, reason: `reason-${promoted.reason}` },
+      vars: { position: now.position, reason: `reason-${promoted.reasonCode}` },
       won: true,
       position: now.position,
     };
-  } else if (!now && replaced && rows.length > 0) {
+  } else if (change?.replaced) {
+    const { replaced } = change;
     outcome = {
       key: 'app-outcome-demoted',
-      vars: { position: replaced.position, reason: `reason-${replaced.reason}` },
+      vars: { position: replaced.position, reason: `reason-${replaced.reasonCode}` },
     };
   }
   return { amendments: listed, outcome };
