@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { PUBLIC_READ } from '../edge/public-cors.ts';
-import type { EntrantSeriesQuery } from '../giveaways/results/entrant-series.ts';
-import type { PublicGiveawayLookup } from '../giveaways/results/public-giveaway.ts';
+import type { EntrantSeries, EntrantSeriesQuery } from '../giveaways/results/entrant-series.ts';
+import type { PublicGiveaway, PublicGiveawayLookup } from '../giveaways/results/public-giveaway.ts';
 import type { WinnerNamesQuery } from '../giveaways/results/winner-names.ts';
 import { AppError } from '../shared/errors.ts';
 import { renderGiveawayNotFoundPage, renderGiveawayPage } from './giveaway-page.ts';
@@ -12,6 +12,7 @@ import { organizerRoutes } from './organizer.routes.ts';
 import { pageLocale, VARY_LANGUAGE } from './page-language.ts';
 import { pageCsp, sendPage } from './page-parts.ts';
 import { renderReceiptPage } from './receipt-page.ts';
+import { createKeptResults } from './render-cache.ts';
 import { createSealTokenCheck } from './timestamp-lines.ts';
 import { type CertificateLookup, prefersJson, requestedForm } from './verify.routes.ts';
 
@@ -53,6 +54,7 @@ export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
     id.length > 0 && id.length <= MAX_ID_LENGTH ? giveaways.view(id) : undefined;
   const scriptCsp = pageCsp(drandUrl);
   const sealTokensOf = createSealTokenCheck(tsaTrust);
+  const entrantSeriesOf = closedListSeries(series);
   await app.register(organizerRoutes, { organizers: giveaways.organizers });
 
   app.get(
@@ -83,7 +85,7 @@ export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
       const [sealTokens, firstNames, entrantSeries] = await Promise.all([
         sealTokensOf(view),
         names?.firstNames(view.public_id, namedPeople(certificate)),
-        series?.forPublicId(view.public_id),
+        entrantSeriesOf(view),
       ]);
       const page = renderGiveawayPage(
         view,
@@ -172,3 +174,22 @@ export const giveawayPublicRoutes: FastifyPluginAsyncTypebox<{
     },
   );
 };
+
+/** Closed lists kept; a process keeps at most this many series (each at most 720 points). */
+const SERIES_KEPT = 256;
+
+/**
+ * The chart's series: counted by the store while entries are open, and once the list is closed
+ * (nothing joins or leaves any more) counted once per process, so a page view of a closed
+ * giveaway with millions of entrants does not group them all again.
+ */
+function closedListSeries(series: EntrantSeriesQuery | undefined) {
+  const kept = createKeptResults<EntrantSeries | undefined>(SERIES_KEPT);
+  return (view: PublicGiveaway): Promise<EntrantSeries | undefined> | undefined => {
+    if (!series) return undefined;
+    if (view.status === 'active') return series.forPublicId(view.public_id);
+    return kept.get(`${view.public_id}:${view.status}:${view.entrants_count}`, () =>
+      series.forPublicId(view.public_id),
+    );
+  };
+}
