@@ -1,6 +1,7 @@
 import type { Amendment } from '../proof/amendments.ts';
 import type { Seal } from '../proof/v2-types.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
+import type { WebhookEvent } from '../webhooks/webhook-events.ts';
 import type { AnyCertificate, GiveawayRow } from './core/giveaway.repository.ts';
 import type { GiveawayPromises } from './core/giveaway-promises.ts';
 import { giveawayOf } from './results/giveaway.views.ts';
@@ -27,6 +28,8 @@ export function createGiveawayEvents(outbox: Outbox, publicBaseUrl: string): Giv
     const { terms: _text, ...giveaway } = giveawayOf(row, { publicBaseUrl, ...extra });
     return giveaway;
   };
+  const recordOne = (row: GiveawayRow, type: WebhookEvent, at: number, data: object) =>
+    outbox.record([{ accountId: row.account_id, type, orderingKey: row.public_id, at, data }]);
 
   return {
     // CONTRACT §9 has no event for a new giveaway: its creator is the one who asked for it.
@@ -55,41 +58,25 @@ export function createGiveawayEvents(outbox: Outbox, publicBaseUrl: string): Giv
     },
 
     async sealed(row, seal, sealLogIndex, at) {
-      await outbox.record([
-        {
-          accountId: row.account_id,
-          type: 'giveaway.sealed',
-          orderingKey: row.public_id,
-          at,
-          data: view(row, { seal, sealLogIndex }),
-        },
-      ]);
+      await recordOne(row, 'giveaway.sealed', at, view(row, { seal, sealLogIndex }));
     },
 
     async drawn(row, certificate, at, seal, sealLogIndex) {
       const giveaway = view(row, { certificate, seal, sealLogIndex });
-      await outbox.record([
-        {
-          accountId: row.account_id,
-          type: 'giveaway.drawn',
-          orderingKey: row.public_id,
-          at,
-          data: { ...giveaway, certificate_id: certificate.certificate_id, verify_url: giveaway.verify_url },
-        },
-      ]);
+      await recordOne(row, 'giveaway.drawn', at, {
+        ...giveaway,
+        certificate_id: certificate.certificate_id,
+        verify_url: giveaway.verify_url,
+      });
     },
 
     async amended(row, change, at) {
       const giveaway = view(row, { certificate: change.certificate, amendments: change.amendments });
-      await outbox.record([
-        {
-          accountId: row.account_id,
-          type: 'giveaway.amended',
-          orderingKey: row.public_id,
-          at,
-          data: { ...giveaway, amendment: change.amendment, amendment_log_index: change.logIndex },
-        },
-      ]);
+      await recordOne(row, 'giveaway.amended', at, {
+        ...giveaway,
+        amendment: change.amendment,
+        amendment_log_index: change.logIndex,
+      });
     },
   };
 }

@@ -62,6 +62,19 @@ export const PROTECTED_ERRORS: ErrorCode[] = [
   'service_unavailable',
 ];
 
+/** What a route that reads a JSON body can answer besides its own errors. */
+export const BODY_ERRORS: ErrorCode[] = [
+  ...PROTECTED_ERRORS,
+  'invalid_type',
+  'missing_parameter',
+  'invalid_json',
+  'payload_too_large',
+  'unsupported_media_type',
+];
+
+/** A resource of one account: another account's is refused, an unknown one is not found. */
+export const OWNED_ERRORS: ErrorCode[] = ['forbidden', 'not_found'];
+
 /** What an immutable answer (it carries an ETag) gives a client that already holds it. */
 export const NOT_MODIFIED = {
   type: 'null',

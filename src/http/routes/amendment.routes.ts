@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { GiveawayService } from '../../giveaways/giveaway.service.ts';
 import { AppError, type ErrorCode } from '../../shared/errors.ts';
 import { accountOf } from '../auth.ts';
-import { errorResponses, PROTECTED_ERRORS } from '../schemas.ts';
+import { BODY_ERRORS, errorResponses, OWNED_ERRORS } from '../schemas.ts';
 import {
   ClaimResponseSchema,
   ReplaceBodySchema,
@@ -11,18 +11,7 @@ import {
 } from './amendment.schemas.ts';
 import { EmptyBodySchema } from './giveaway.schemas.ts';
 
-const BODY_ERRORS: ErrorCode[] = [
-  ...PROTECTED_ERRORS,
-  'invalid_type',
-  'missing_parameter',
-  'invalid_json',
-  'payload_too_large',
-  'unsupported_media_type',
-  'forbidden',
-  'not_found',
-  'not_drawn',
-  'position_replaced',
-];
+const WINNER_ERRORS: ErrorCode[] = [...BODY_ERRORS, ...OWNED_ERRORS, 'not_drawn', 'position_replaced'];
 
 /** A winner position as people count: 1, 2, … (a path segment, so read here). */
 function positionOf(raw: string): number {
@@ -58,7 +47,7 @@ export const amendmentRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawaySer
         body: ReplaceBodySchema,
         response: {
           200: ReplaceResponseSchema,
-          ...errorResponses([...BODY_ERRORS, 'no_reserves_left', 'condition_met', 'telegram_unavailable']),
+          ...errorResponses([...WINNER_ERRORS, 'no_reserves_left', 'condition_met', 'telegram_unavailable']),
         },
       },
     },
@@ -79,7 +68,7 @@ export const amendmentRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawaySer
           "Owner only. Before the winner's deadline (`claim_within` after the draw, or after the amendment that made them a winner); after it, 409 `claim_expired`. A claim cancels the automatic `unclaimed` replacement; a repeat answers the claim already recorded (also one the winner made with the bot's Claim button).",
         params: WinnerParamsSchema,
         body: EmptyBodySchema,
-        response: { 200: ClaimResponseSchema, ...errorResponses([...BODY_ERRORS, 'claim_expired']) },
+        response: { 200: ClaimResponseSchema, ...errorResponses([...WINNER_ERRORS, 'claim_expired']) },
       },
     },
     async (request) => {

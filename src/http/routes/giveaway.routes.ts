@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import type { GiveawayService } from '../../giveaways/giveaway.service.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 import { accountOf } from '../auth.ts';
-import { errorResponses, PROTECTED_ERRORS } from '../schemas.ts';
+import { BODY_ERRORS, errorResponses, OWNED_ERRORS, PROTECTED_ERRORS } from '../schemas.ts';
 import {
   CreateBodySchema,
   CreatedGiveawaySchema,
@@ -28,14 +28,6 @@ import { participantRoutes } from './participants.routes.ts';
 import { operationContext } from './random.routes.ts';
 
 const QUERY_ERRORS: ErrorCode[] = [...PROTECTED_ERRORS, 'invalid_parameter', 'invalid_type'];
-const BODY_ERRORS: ErrorCode[] = [
-  ...QUERY_ERRORS,
-  'missing_parameter',
-  'invalid_json',
-  'payload_too_large',
-  'unsupported_media_type',
-];
-const OWNED: ErrorCode[] = ['forbidden', 'not_found'];
 
 /** 202: the giveaway as it stands, where to find it, and when the work promised will be done. */
 function acceptedGiveaway<G extends { public_id: string }>(
@@ -94,7 +86,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
         operationId: 'getGiveaway',
         summary: 'One giveaway, with its winners once drawn',
         params: PublicIdParamsSchema,
-        response: { 200: GiveawaySchema, ...errorResponses([...PROTECTED_ERRORS, ...OWNED]) },
+        response: { 200: GiveawaySchema, ...errorResponses([...PROTECTED_ERRORS, ...OWNED_ERRORS]) },
       },
     },
     async (request) => giveaways.get(accountOf(request), request.params.public_id),
@@ -119,7 +111,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
           202: PendingDrawSchema,
           ...errorResponses([
             ...BODY_ERRORS,
-            ...OWNED,
+            ...OWNED_ERRORS,
             'already_drawn',
             'no_participants',
             'randomness_unavailable',
@@ -150,7 +142,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
           202: SealingGiveawaySchema,
           ...errorResponses([
             ...BODY_ERRORS,
-            ...OWNED,
+            ...OWNED_ERRORS,
             'not_verifiable',
             'giveaway_sealed',
             'already_drawn',
@@ -176,7 +168,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
         summary: 'Every entrant with salt and leaf hash, in canonical order: enough to rebuild entrants_root',
         params: PublicIdParamsSchema,
         querystring: EntrantsQuerySchema,
-        response: { 200: EntrantsResponseSchema, ...errorResponses([...QUERY_ERRORS, ...OWNED]) },
+        response: { 200: EntrantsResponseSchema, ...errorResponses([...QUERY_ERRORS, ...OWNED_ERRORS]) },
       },
     },
     async (request) => giveaways.entrants(accountOf(request), request.params.public_id, request.query),
@@ -190,7 +182,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
         operationId: 'getEntrantReceipt',
         summary: "An entrant's receipt: signed ticket and, once sealed, the inclusion proof",
         params: EntrantParamsSchema,
-        response: { 200: ReceiptSchema, ...errorResponses([...PROTECTED_ERRORS, ...OWNED]) },
+        response: { 200: ReceiptSchema, ...errorResponses([...PROTECTED_ERRORS, ...OWNED_ERRORS]) },
       },
     },
     async (request) => {
@@ -221,7 +213,7 @@ export const giveawayRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayServ
               },
             },
           },
-          ...errorResponses([...QUERY_ERRORS, ...OWNED]),
+          ...errorResponses([...QUERY_ERRORS, ...OWNED_ERRORS]),
         },
       },
     },

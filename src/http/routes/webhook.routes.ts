@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { ErrorCode } from '../../shared/errors.ts';
 import type { WebhookService } from '../../webhooks/webhook.service.ts';
 import { accountOf } from '../auth.ts';
-import { errorResponses, PROTECTED_ERRORS } from '../schemas.ts';
+import { BODY_ERRORS, errorResponses, OWNED_ERRORS, PROTECTED_ERRORS } from '../schemas.ts';
 import {
   AttemptsSchema,
   CreatedWebhookSchema,
@@ -13,16 +13,7 @@ import {
   WebhookParamsSchema,
 } from './webhook.schemas.ts';
 
-const BODY_ERRORS: ErrorCode[] = [
-  ...PROTECTED_ERRORS,
-  'invalid_parameter',
-  'invalid_type',
-  'missing_parameter',
-  'invalid_json',
-  'payload_too_large',
-  'unsupported_media_type',
-];
-const OWNED: ErrorCode[] = [...PROTECTED_ERRORS, 'forbidden', 'not_found'];
+const OWNED: ErrorCode[] = [...PROTECTED_ERRORS, ...OWNED_ERRORS];
 // A request that carries a body has it read, and refused, even where the route takes none.
 const OWNED_WITH_BODY: ErrorCode[] = [
   ...OWNED,
