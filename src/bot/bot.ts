@@ -1,7 +1,7 @@
 import { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { AccountService } from '../accounts/account.service.ts';
-import { i18n, languageOf, translate } from '../i18n/catalogue.ts';
+import { catalogueMiddleware, languageOf, translate } from '../i18n/catalogue.ts';
 import type { Clock } from '../shared/clock.ts';
 import { retry429 } from './api/retry-429.ts';
 import type { BotLogger } from './bot-logger.ts';
@@ -104,7 +104,7 @@ export function createBot(token: string, deps: BotDeps): Bot<BotContext> {
     ctx.language = languageOf(chosen, from?.language_code);
     await next();
   });
-  guarded.use(i18n);
+  guarded.use(catalogueMiddleware);
 
   const common = { log, clock: deps.clock, conversations: deps.conversations };
   guarded.use(languageComposer({ setLanguage: deps.botUsers.setLanguage, log }));

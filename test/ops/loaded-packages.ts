@@ -14,6 +14,8 @@ registerHooks({
   },
 });
 
+// The command table first, as `tyche serve` loads it: listing the commands must load none of their work.
+await import('../../src/cli/main.ts');
 const { createConfig } = await import('../../src/config.ts');
 const { startServer } = await import('../../src/server.ts');
 const server = await startServer(

@@ -28,7 +28,6 @@ export function languageComposer(deps: {
     if (!isLanguage(code)) return safeAnswer(ctx, deps.log);
     await deps.setLanguage(ctx.from.id, code);
     ctx.language = code;
-    await ctx.i18n.renegotiateLocale();
     await safeAnswer(ctx, deps.log);
     await safeEdit(ctx, deps.log, ctx.t('language-set'));
     // The command menu of this chat follows the choice (the default menus follow language_code).

@@ -3,7 +3,8 @@
 // default server differ: the server that served this file, unless PUBLIC_BASE_URL says otherwise.
 
 import { UsageError } from '../command.ts';
-import { EXIT_USAGE, parseVerifyArgs, runVerify, VERIFY_SUMMARY, verifyUsage } from './verify-cli-core.ts';
+import { parseVerifyArgs, runVerify } from './verify-cli-core.ts';
+import { EXIT_USAGE, VERIFY_SUMMARY, verifyUsage } from './verify-cli-usage.ts';
 
 // Replaced when the file is bundled: the public address of the server that serves it.
 declare const TYCHE_SERVED_BY: string | undefined;
