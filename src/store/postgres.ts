@@ -1,6 +1,7 @@
+import { createRequire } from 'node:module';
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
-import Cursor from 'pg-cursor';
+import type pg from 'pg';
+import type Cursor from 'pg-cursor';
 import { PREPARED_MARK } from './prepared-query.ts';
 import type { Database } from './schema.ts';
 
@@ -12,12 +13,22 @@ const NUMERIC = 1700;
  * integer, so int8 is read as a number instead of pg's default string. The parser is set
  * per pool rather than globally so nothing else in the process is affected.
  */
-const types = {
+const typesOf = (driver: typeof pg) => ({
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === INT8 || oid === NUMERIC) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
+    return driver.types.getTypeParser(oid, format);
   },
-};
+});
+
+/**
+ * The driver is loaded when a PostgreSQL store is opened, not with this module: a server on
+ * SQLite never holds it (about 3 MB of every such process).
+ */
+const requireDriver = createRequire(import.meta.url);
+const driver = () => ({
+  pg: requireDriver('pg') as typeof pg,
+  Cursor: requireDriver('pg-cursor') as typeof Cursor,
+});
 
 /**
  * Statements marked by prepareQuery run as named prepared statements: each connection parses
@@ -71,10 +82,11 @@ export function openPostgres(
   timeouts: PostgresTimeouts = DEFAULT_TIMEOUTS,
   poolSize = POOL_SIZE,
 ): { db: Kysely<Database>; pool: pg.Pool } {
+  const { pg, Cursor } = driver();
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    types,
+    types: typesOf(pg),
     connectionTimeoutMillis: timeouts.connectMs,
     // The server cancels a slow statement itself; the client-side limit below covers a server
     // (or a network path) that stopped answering altogether, which no server setting can.

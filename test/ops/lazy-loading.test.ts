@@ -13,7 +13,7 @@ const BIN = fileURLToPath(new URL('../../bin/tyche.js', import.meta.url));
 /** The API reference: its plugin holds its 4.7 MB browser script as one string. */
 const REFERENCE = ['@scalar/fastify-api-reference', '@scalar/client-side-rendering'];
 
-test('a server loads no bundler, no bot, no X.509 library and no API reference, and leaves the PDF machinery to the worker that makes PDFs', async () => {
+test('a server loads no bundler, no bot, no X.509 library, no API reference and on SQLite no PostgreSQL driver, and leaves the PDF machinery to the worker that makes PDFs', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tyche-lazy-'));
   try {
     const res = await runProcess(process.execPath, [CHILD, join(dir, 'data')], {
@@ -36,6 +36,9 @@ test('a server loads no bundler, no bot, no X.509 library and no API reference, 
       'grammy',
       'pkijs',
       'asn1js',
+      // On SQLite, the PostgreSQL driver.
+      'pg',
+      'pg-cursor',
       ...REFERENCE,
     ]) {
       assert.ok(!serving.includes(heavy), `${heavy} is loaded at start`);
