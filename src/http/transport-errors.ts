@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../shared/errors.ts';
 import { PROBLEM_CONTENT_TYPE, problemOf, sendProblem } from './problem.ts';
+
+// Not imported: an ESM import of node:http loads Node's fetch implementation (webhook-sender.ts).
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 /**
  * Answers of the HTTP layer itself, in the contract's form: an X-Request-ID and a problem

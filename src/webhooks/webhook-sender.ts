@@ -1,7 +1,11 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { guardedLookup, isPrivateAddress } from './webhook-target.ts';
+
+// Taken from the module objects, not imported: an ESM import of node:http builds its namespace,
+// which reads the lazy WebSocket and MessageEvent exports and so loads Node's fetch
+// implementation (undici, about 3 MB) into every process, fetch or not.
+const { request: httpRequest } = process.getBuiltinModule('node:http');
+const { request: httpsRequest } = process.getBuiltinModule('node:https');
 
 export interface Delivery {
   url: string;

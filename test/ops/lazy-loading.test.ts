@@ -20,10 +20,10 @@ test('a server loads no bundler, no bot, no X.509 library, no API reference and 
       env: { PATH: process.env.PATH },
     });
     assert.equal(res.code, 0, res.stderr);
-    const { serving, afterDocs, reference, afterPdf, pdfBytes } = JSON.parse(res.stdout) as Record<
-      string,
-      string[]
-    > & { reference: number[]; pdfBytes: number };
+    const { serving, fetchLoaded, afterDocs, reference, afterPdf, pdfBytes } = JSON.parse(
+      res.stdout,
+    ) as Record<string, string[]> & { fetchLoaded: boolean; reference: number[]; pdfBytes: number };
+    assert.equal(fetchLoaded, false, "Node's fetch implementation is loaded at start");
     // Serving: the HTTP stack is there, the rest is not.
     assert.ok(serving.includes('fastify'), serving.join(' '));
     for (const heavy of [

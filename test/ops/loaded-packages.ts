@@ -22,6 +22,8 @@ const server = await startServer(
   createConfig({ DATA_DIR: process.argv[2], TYCHE_SOURCES: 'system', PORT: '0', LOG_LEVEL: 'silent' }),
 );
 const serving = [...loaded].sort();
+// Node's own fetch implementation, loaded on first use of fetch (or by an ESM import of node:http).
+const fetchLoaded = process.moduleLoadList.some((name) => name.includes('undici'));
 const reference = await Promise.all(
   ['/docs/', '/docs/js/scalar.js'].map(async (path) => (await fetch(`${server.url}${path}`)).status),
 );
@@ -35,5 +37,12 @@ const pdf = await renderCertificatePdf(
 );
 await server.stop();
 process.stdout.write(
-  JSON.stringify({ serving, afterDocs, reference, afterPdf: [...loaded].sort(), pdfBytes: pdf.length }),
+  JSON.stringify({
+    serving,
+    fetchLoaded,
+    afterDocs,
+    reference,
+    afterPdf: [...loaded].sort(),
+    pdfBytes: pdf.length,
+  }),
 );
