@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { type ChainServer, startChainServer } from '../test/helpers/chain-server.ts';
 import { runTyche } from '../test/helpers/cli.ts';
 import { type FakeTelegram, startFakeTelegram } from '../test/helpers/fake-telegram.ts';
-import { ARTIFACTS, launchChromium, MOBILE } from './browser.ts';
+import { ARTIFACTS, DESKTOP, launchChromium, MOBILE } from './browser.ts';
 
 const OWNER = { id: 7_100_001, first_name: 'Olga', username: 'olga_shop', language_code: 'ru' };
 const ENTRANT = { id: 7_100_101, first_name: 'Ann', username: 'ann', language_code: 'en' };
@@ -261,9 +261,51 @@ describe('the Telegram Mini App in a real browser', () => {
       await entrant.locator('#claim-button').click();
       await entrant
         .locator('#entry-claim [role=status]')
-        .filter({ hasText: /^Claimed / })
+        .filter({ hasText: /^Claimed on / })
         .waitFor();
     }
+
+    // The winner, in Russian: Claim once, and on every later opening the app says when, on load.
+    const g = (await (await fetch(`${s.server.url}/g/${publicId}.json`)).json()) as {
+      certificate_id: string;
+    };
+    const cert = (await (await fetch(`${s.server.url}/verify/${g.certificate_id}.json`)).json()) as {
+      winners: { telegram_id: number }[];
+    };
+    const winner = { id: cert.winners[0].telegram_id, first_name: 'Вика', language_code: 'ru' };
+    const first = await openApp(launchUrl(winner, { query: `?g=${publicId}` }));
+    await first.locator('#entry-verdict.ok, #entry-verdict.warn').waitFor({ timeout: 30_000 });
+    if (await first.locator('#claim-button').isVisible()) {
+      assert.equal(await first.locator('#claim-button').textContent(), 'Забрать приз');
+      await first.locator('#claim-button').click();
+      await first
+        .locator('#entry-claim [role=status]')
+        .filter({ hasText: /^Приз забран / })
+        .waitFor();
+    }
+    const again = await openApp(launchUrl(winner, { query: `?g=${publicId}` }));
+    const claimed = again.locator('#entry-claim .claimed');
+    await claimed.waitFor();
+    assert.match(String(await claimed.textContent()), /^Приз забран \d/);
+    assert.equal(await again.locator('#claim-button').count(), 0, 'no Claim before the checks end');
+    await again.locator('#entry-verdict.ok, #entry-verdict.warn').waitFor({ timeout: 30_000 });
+    assert.equal(await again.locator('#claim-button').count(), 0, 'nor after');
+    // The receipt's checks speak Russian too: every label and every detail.
+    const lines = await again
+      .locator('#entry-checks li.check')
+      .evaluateAll((items) =>
+        items.map(
+          (li) => `${li.querySelector('strong')?.textContent} ${li.querySelector('.detail')?.textContent}`,
+        ),
+      );
+    assert.ok(lines.length >= 10, lines.join('\n'));
+    const english = lines.filter((l) => !/^[^a-z]*[а-яё]/i.test(l) || /: (passed|warning|FAILED)/.test(l));
+    assert.deepEqual(english, [], 'check lines left in English');
+    assert.ok((await overflow(again)) <= 0);
+    await again.screenshot({ path: join(ARTIFACTS, 'app-entrant-claimed-ru-390.png'), fullPage: true });
+    await again.setViewportSize(DESKTOP);
+    assert.ok((await overflow(again)) <= 0);
+    await again.screenshot({ path: join(ARTIFACTS, 'app-entrant-claimed-ru-1280.png'), fullPage: true });
     assert.deepEqual(pageErrors, []);
   });
 

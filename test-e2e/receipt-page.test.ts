@@ -115,6 +115,41 @@ describe('the receipt page in a real browser', () => {
     );
   });
 
+  test('in Russian: every line of the check list, its label and its detail, is said in Russian', async () => {
+    const receipts = await s.receiptsNow();
+    const [before, code] = receipts[0].receipt_url.split('#');
+    for (const viewport of [MOBILE, DESKTOP]) {
+      const { context, page } = await open(viewport);
+      const result = await receiptOf(page, `${before}?lang=ru#${code}`);
+      assert.deepEqual(result.failed, []);
+      assert.ok(result.passed.includes('Подпись печати: пройдена'), result.passed.join('; '));
+      assert.ok(result.passed.includes('Доказательство включения по квитанции: пройдена'));
+      assert.deepEqual(result.warned, ['Время печати: предупреждение']);
+      assert.match(result.status, /Время печати: время печати подтверждает только оператор\.$/);
+      const lines = await page.locator('#receipt-checks li.check').evaluateAll((items) =>
+        items.map((li) => ({
+          label: li.querySelector('strong')?.textContent ?? '',
+          detail: li.querySelector('.detail')?.textContent ?? '',
+        })),
+      );
+      assert.ok(lines.length >= 15, `${lines.length} lines`);
+      // Values (hashes, ids, times, formulas) stay as they are; the words around them are Russian.
+      const english = lines.filter(
+        (l) => !/[а-яё]/i.test(l.label) || !/[а-яё]/i.test(l.detail.replace(/SHA-256\([^)]*\)/g, '')),
+      );
+      assert.deepEqual(english, [], 'lines left in English');
+      if (viewport === MOBILE) {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone screen`);
+      }
+      await page.screenshot({
+        path: join(ARTIFACTS, `receipt-page-ru-${viewport.width}.png`),
+        fullPage: true,
+      });
+      await context.close();
+    }
+  });
+
   test('the certificate withheld after the round: each entrant still learns the outcome, and that the server is late', async () => {
     const receipts = await s.receiptsNow();
     // Drawn already: the certificate exists, and the routes below hide it from the page.

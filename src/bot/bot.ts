@@ -16,10 +16,12 @@ import { joinComposer } from './join/join.composer.ts';
 import { myComposer } from './join/my.composer.ts';
 import { keysComposer } from './keys/keys.composer.ts';
 import { languageComposer } from './language/language.composer.ts';
+import { createChatMenus } from './menu-button.ts';
 import { claimComposer } from './notices/claim.composer.ts';
 import { postComposer } from './posts/post.composer.ts';
 import { safeReply } from './safe-reply.ts';
 import type { Sleep } from './sleep.ts';
+import type { ContactLanguages } from './users/bot-user.repository.ts';
 import type { BotUserService } from './users/bot-user.service.ts';
 
 export interface BotDeps {
@@ -28,7 +30,7 @@ export interface BotDeps {
   giveaways: BotGiveaways;
   /** The giveaway console: /new, /giveaways (and Replace), /draw, /my, the Claim button. */
   console: ConsoleGiveaways;
-  botUsers: Pick<BotUserService, 'recordContact' | 'languageOf' | 'setLanguage'>;
+  botUsers: Pick<BotUserService, 'recordContact' | 'languageOf' | 'setLanguage' | 'setMenuLanguage'>;
   conversations: ConversationRepository;
   clock: Clock;
   publicBaseUrl: string;
@@ -63,6 +65,7 @@ export function createBot(token: string, deps: BotDeps): Bot<BotContext> {
     client: { apiRoot: deps.apiRoot.replace(/\/+$/, ''), timeoutSeconds: API_TIMEOUT_SECONDS },
   });
   const { log } = deps;
+  const menus = createChatMenus({ appUrl: deps.appUrl, remember: deps.botUsers.setMenuLanguage, log });
   bot.api.config.use(retry429({ sleep: deps.sleep, log, maxWaitSeconds: REPLY_MAX_WAIT_SECONDS }));
 
   // Polling's last resort, reached only if the boundary below fails itself.
@@ -87,6 +90,7 @@ export function createBot(token: string, deps: BotDeps): Bot<BotContext> {
     const from = ctx.from;
     const chat = ctx.chat ?? ctx.callbackQuery?.message?.chat;
     let chosen: string | null = null;
+    let contact: ContactLanguages | null = null;
     if (from && !from.is_bot && chat?.type === 'private' && chat.id === from.id) {
       const user = {
         telegram_id: from.id,
@@ -94,20 +98,30 @@ export function createBot(token: string, deps: BotDeps): Bot<BotContext> {
         first_name: from.first_name ?? null,
         language_code: from.language_code ?? null,
       };
-      chosen = await deps.botUsers.recordContact(user).catch((error: unknown) => {
+      contact = await deps.botUsers.recordContact(user).catch((error: unknown) => {
         log.warn({ telegram_id: from.id, err: errorSummary(error) }, 'could not record bot user');
         return null;
       });
+      chosen = contact?.language ?? null;
     } else if (from) {
       chosen = (await deps.botUsers.languageOf(from.id)).language;
     }
     ctx.language = languageOf(chosen, from?.language_code);
+    // Before the handler, so a reply is never ahead of the chat's menu button.
+    if (contact && from) await menus.follow(ctx.api, from.id, ctx.language, contact.menuLanguage);
     await next();
   });
   guarded.use(catalogueMiddleware);
 
   const common = { log, clock: deps.clock, conversations: deps.conversations };
-  guarded.use(languageComposer({ setLanguage: deps.botUsers.setLanguage, log }));
+  guarded.use(
+    languageComposer({
+      setLanguage: deps.botUsers.setLanguage,
+      followMenu: (api, chatId, language, before) =>
+        menus.follow(api, chatId, language, before === 'en' ? null : before),
+      log,
+    }),
+  );
   guarded.use(
     joinComposer({ ...common, accounts: deps.accounts, giveaways: deps.giveaways, appUrl: deps.appUrl }),
   );

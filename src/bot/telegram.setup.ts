@@ -4,7 +4,6 @@ import { Api, GrammyError } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { AccountService } from '../accounts/account.service.ts';
 import { createEntrantSeriesQuery } from '../giveaways/results/entrant-series.ts';
-import { translate } from '../i18n/catalogue.ts';
 import type { NewJob } from '../jobs/job.repository.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Store } from '../store/store.ts';
@@ -20,6 +19,7 @@ import { lookUpChannel } from './console/channel-lookup.ts';
 import { createConversationRepository } from './conversation.repository.ts';
 import type { BotGiveaways, ConsoleGiveaways } from './giveaway-port.ts';
 import { joinUrlFor } from './join/join-link.ts';
+import { publishMenuButton } from './menu-button.ts';
 import { createAmendmentNoticeJobs } from './notices/amendment-notice-jobs.ts';
 import { createWinnerNoticeJobs } from './notices/winner-notice-jobs.ts';
 import { createLocalPollerLock, createPostgresPollerLock } from './poller-lock.ts';
@@ -240,20 +240,6 @@ export type Telegram = ReturnType<typeof createTelegram>;
 /** A channel message's t.me link by ids (`-100<id>` → `t.me/c/<id>/<message>`), for members of the channel. */
 function channelPostLink(chatId: number, messageId: number): string {
   return `https://t.me/c/${String(chatId).replace(/^-100/, '').replace(/^-/, '')}/${messageId}`;
-}
-
-/**
- * The menu button beside the message field opens the Mini App (CONTRACT §15), set where the
- * command menu is; cosmetic like it, so a refusal is only logged.
- */
-async function publishMenuButton(api: Api, url: string, log: BotLogger): Promise<void> {
-  try {
-    await api.setChatMenuButton({
-      menu_button: { type: 'web_app', text: translate('en', 'help-menu-app'), web_app: { url } },
-    });
-  } catch (error) {
-    log.warn({ err: { message: (error as Error).message } }, 'could not set the Mini App menu button');
-  }
 }
 
 function apiRootOf(config: TelegramConfig): string {

@@ -6,6 +6,7 @@
 // Pure, so `tyche verify`, tyche-verify.mjs and the pages decide the same way.
 
 import { certificateLeafForms } from './certificate-entry.ts';
+import { phrase } from './check-phrases.ts';
 import { type Checkpoint, openCheckpoint } from './checkpoint.ts';
 import type { Sha256 } from './digest.ts';
 import { toBase64url } from './hex.ts';
@@ -15,7 +16,7 @@ import { type WitnessEvidence, witnessChecks } from './log-witness-checks.ts';
 import { verifyConsistency } from './merkle-proofs.ts';
 import { parseVerifierKey } from './note.ts';
 import type { OutsideAttestation } from './outside-evidence.ts';
-import { type Check, isRecord, makeCheck } from './report.ts';
+import { type Check, isRecord, type Label, makeCheck } from './report.ts';
 import { type Ed25519Verify, objectSignatureProblem } from './signed-object.ts';
 
 export type LoggedWhat = 'seal' | 'certificate' | 'result' | 'amendment';
@@ -55,6 +56,12 @@ export interface LogEvidence {
   witness?: WitnessEvidence;
   sha256: Sha256;
   verify?: Ed25519Verify;
+}
+
+/** A per-object label, coded by what the object is (`log-key-amendment`, with its number as `n`). */
+function loggedLabel(code: string, text: string, what: LoggedWhat, name: string): Label {
+  const n = /^amendment (\d+)$/.exec(name)?.[1];
+  return { code: `${code}-${what}`, text, ...(n === undefined ? {} : { params: { n } }) };
 }
 
 export interface LogVerdict {
@@ -129,7 +136,7 @@ export function checkLogEvidence(e: LogEvidence): LogVerdict {
       'log-checkpoint',
       'Log checkpoint',
       null,
-      `${at.origin} at size ${at.size}, signed by the log key (${e.keySource})`,
+      phrase('log-checkpoint-ok', { origin: at.origin, size: at.size, source: e.keySource }),
     ),
   ];
   let consistent = true;
@@ -149,12 +156,7 @@ export function checkLogEvidence(e: LogEvidence): LogVerdict {
     }
     const seen = older.ok ? older.checkpoint.size : 0;
     checks.push(
-      makeCheck(
-        'log-consistency',
-        'Log consistency',
-        problem,
-        `the log only grew since size ${seen}, seen before`,
-      ),
+      makeCheck('log-consistency', 'Log consistency', problem, phrase('log-consistency-ok', { size: seen })),
     );
     consistent = problem === null;
   }
@@ -170,9 +172,13 @@ export function checkLogEvidence(e: LogEvidence): LogVerdict {
     checks.push(
       makeCheck(
         `log-inclusion-${tag}`,
-        `Log inclusion (${name})`,
+        loggedLabel('log-inclusion', `Log inclusion (${name})`, what, name),
         outside && `the ${name}: ${outside}`,
-        `the ${name} is entry ${String(index)} of the log of size ${at.size}`,
+        phrase(
+          'log-inclusion-ok',
+          { index: String(index), size: at.size },
+          `the ${name} is entry ${String(index)} of the log of size ${at.size}`,
+        ),
       ),
     );
     if (outside) continue;
@@ -188,9 +194,9 @@ export function checkLogEvidence(e: LogEvidence): LogVerdict {
     checks.push(
       makeCheck(
         `log-key-${tag}`,
-        `Signing key in the log (${name})`,
+        loggedLabel('log-key', `Signing key in the log (${name})`, what, name),
         problem,
-        `its key was announced in the log before entry ${String(index)} and not retired`,
+        phrase('log-key-ok', { index: String(index) }),
       ),
     );
   }

@@ -2,6 +2,7 @@
 // signed by the log key, be extended by the fresh checkpoint and hold the seal; its cosignatures
 // count under the witness keys the reader chose. Pure, like the rest of the log checks.
 
+import { phrase } from './check-phrases.ts';
 import { type Checkpoint, openCheckpoint } from './checkpoint.ts';
 import { COSIGNATURE_ED25519, verifyCosignatures } from './cosignature.ts';
 import type { Sha256 } from './digest.ts';
@@ -139,9 +140,26 @@ export function witnessChecks(
       WITNESSED.id,
       WITNESSED.label,
       null,
-      `the seal is entry ${String(sealIndex)} of the checkpoint at size ${witnessed.size}, which the log at size ${fresh.size} extends; ${by}`,
+      phrase(
+        cosigners.length ? 'witnessed-trusted' : 'witnessed-untrusted',
+        {
+          index: String(sealIndex),
+          size: witnessed.size,
+          fresh: fresh.size,
+          ...(cosigners.length ? { cosigners: cosigners.length, before } : { lines }),
+        },
+        `the seal is entry ${String(sealIndex)} of the checkpoint at size ${witnessed.size}, which the log at size ${fresh.size} extends; ${by}`,
+      ),
     ),
   ];
-  if (before > 0) checks.push(makeCheck(WITNESSES.id, WITNESSES.label, null, SEAL_WITNESSED(before)));
+  if (before > 0)
+    checks.push(
+      makeCheck(
+        WITNESSES.id,
+        WITNESSES.label,
+        null,
+        phrase('seal-witnessed', { count: before }, SEAL_WITNESSED(before)),
+      ),
+    );
   return { checks, outside, consistent: true };
 }

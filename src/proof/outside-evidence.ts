@@ -3,6 +3,7 @@
 // hands over the attestations that passed; this file counts them against the committed round and
 // gives the one verdict line, which a reader may turn from a warning into a requirement.
 
+import { phrase } from './check-phrases.ts';
 import { type Check, isRecord, makeCheck, warnCheck } from './report.ts';
 
 /** Where an attestation comes from: a witness cosignature now, a TSA's token as the next kind. */
@@ -69,13 +70,19 @@ export function sealTimeCheck(items: readonly OutsideAttestation[], seal: unknow
   if (n === 0) {
     return required > 0
       ? makeCheck(id, label, `${SEAL_OPERATOR_ONLY}, and ${need}`, '')
-      : warnCheck(id, label, SEAL_OPERATOR_ONLY);
+      : warnCheck(id, label, phrase('seal-time-operator-only'));
   }
   if (n < required) {
     return makeCheck(id, label, `only ${describe(before)} dated the seal before the round; ${need}`, '');
   }
   const asked = required > 0 ? `; ${required} required` : '';
-  return makeCheck(id, label, null, `${SEAL_OPERATOR_PROOF} (${describe(before)}${asked})`);
+  const count = (kind: OutsideKind) => before.filter((b) => b.kind === kind).length;
+  const proof = phrase(
+    'seal-time-outside',
+    { witnesses: count('witness'), tsas: count('timestamp'), required: asked },
+    `${SEAL_OPERATOR_PROOF} (${describe(before)}${asked})`,
+  );
+  return makeCheck(id, label, null, proof);
 }
 
 /** The check a tyche-draw-v1 draw gets when outside evidence is required: it has no seal to date. */

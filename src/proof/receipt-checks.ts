@@ -1,6 +1,7 @@
 // What the receipt page adds to the proof core: reading the receipt code, checking the entry
 // ticket, and the words for an outcome. Pure, so it runs in the browser bundle and in tests alike.
 
+import { type Phrase, phrase } from './check-phrases.ts';
 import type { Sha256 } from './digest.ts';
 import { type Check, isRecord, makeCheck } from './report.ts';
 import { objectHashProblem, objectSignatureProblem } from './signed-object.ts';
@@ -43,32 +44,23 @@ export function ticketChecks(
   keys: unknown,
   sha256: Sha256,
 ): Check[] {
-  if (!isRecord(ticket)) return [makeCheck('ticket', 'Entry ticket', 'the ticket is not a JSON object', '')];
-  let problem: string | null = null;
-  if (ticket.type !== TICKET_TYPE) problem = `type is ${JSON.stringify(ticket.type)}, not "${TICKET_TYPE}"`;
+  if (!isRecord(ticket)) return [makeCheck('ticket', 'Entry ticket', phrase('ticket-not-object'), '')];
+  let problem: Phrase | null = null;
+  if (ticket.type !== TICKET_TYPE)
+    problem = phrase('ticket-type', { type: JSON.stringify(ticket.type), expected: TICKET_TYPE });
   else if (ticket.giveaway !== expected.publicId)
-    problem = `the ticket is for giveaway ${String(ticket.giveaway)}, not ${expected.publicId}`;
+    problem = phrase('ticket-giveaway', { giveaway: String(ticket.giveaway), expected: expected.publicId });
   else if (ticket.leaf_hash !== expected.leafHash)
-    problem = `the ticket is for leaf ${String(ticket.leaf_hash)}, your code gives ${expected.leafHash}`;
+    problem = phrase('ticket-leaf', { leaf: String(ticket.leaf_hash), expected: expected.leafHash });
   const kid = isRecord(ticket.signature) ? String(ticket.signature.kid) : '';
   return [
-    makeCheck(
-      'ticket',
-      'Entry ticket',
-      problem,
-      `your entry was acknowledged on ${String(ticket.joined_at)}`,
-    ),
-    makeCheck(
-      'ticket-hash',
-      'Ticket hash',
-      objectHashProblem(ticket, sha256),
-      "SHA-256 of the ticket's canonical JSON",
-    ),
+    makeCheck('ticket', 'Entry ticket', problem, phrase('ticket-ok', { at: String(ticket.joined_at) })),
+    makeCheck('ticket-hash', 'Ticket hash', objectHashProblem(ticket, sha256), phrase('ticket-hash-ok')),
     makeCheck(
       'ticket-signature',
       'Ticket signature',
       objectSignatureProblem(ticket, keys),
-      `valid, by published key ${kid}`,
+      phrase('signature-ok', { kid }),
     ),
   ];
 }

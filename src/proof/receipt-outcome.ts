@@ -3,6 +3,7 @@
 // while the server withholds it, from the drand round itself — so a result held back after the
 // round, or changed, cannot hide from the entrant. Pure, like all of src/proof.
 
+import { phrase } from './check-phrases.ts';
 import type { Sha256 } from './digest.ts';
 import { beaconProblem, type DrandBeaconRecord } from './drand.ts';
 import { drawSeedV2, pickV2 } from './draw-v2.ts';
@@ -23,8 +24,6 @@ interface Drawn {
   outcome: Outcome;
   /** How many the draw gives in all (winners and reserves). */
   drawn: number;
-  /** "winner 1", "reserve (position 3)". */
-  what?: string;
 }
 
 /** Where `index` falls in the draw of `seal` with this round randomness (64 hex). */
@@ -40,21 +39,19 @@ function drawnPlace(index: number, seal: Seal, randomness: string, sha256: Sha25
     return {
       drawn,
       outcome: { won: true, position: asWinner + 1, reserve: false },
-      what: `winner ${asWinner + 1}`,
     };
   if (asReserve >= 0) {
     const position = winners.length + asReserve + 1;
     return {
       drawn,
       outcome: { won: false, position, reserve: true },
-      what: `reserve (position ${position})`,
     };
   }
   return { drawn, outcome: { won: false } };
 }
 
-const notDrawn = (index: number, drawn: number) =>
-  `not drawn: index ${index} is not among the ${drawn} drawn`;
+/** The outcome's code: winner or reserve, as it reads beside `…-winner` and `…-reserve`. */
+const placeOf = (outcome: Outcome) => (outcome.reserve ? 'reserve' : 'winner');
 
 /** The outcome re-drawn from the certificate's round, and whether the certificate lists the entrant so. */
 export function certificateOutcome(
@@ -63,16 +60,17 @@ export function certificateOutcome(
   cert: CertificateV2,
   sha256: Sha256,
 ): { check: Check; outcome: Outcome } {
-  const { outcome, drawn, what } = drawnPlace(r.index, seal, cert.beacon.randomness, sha256);
+  const { outcome, drawn } = drawnPlace(r.index, seal, cert.beacon.randomness, sha256);
   if (outcome.position === undefined)
-    return { outcome, check: checkOf('outcome', null, notDrawn(r.index, drawn)) };
+    return {
+      outcome,
+      check: checkOf('outcome', null, phrase('outcome-not-drawn', { index: r.index, drawn })),
+    };
   const listed = [...cert.winners, ...cert.reserves][outcome.position - 1];
   const leaf = toHex(entrantLeafHash(fromHex(r.salt), r.telegram_id, sha256));
-  const problem =
-    listed?.leaf_hash === leaf
-      ? null
-      : `the draw makes this entrant ${what}, but the certificate lists someone else there`;
-  return { outcome, check: checkOf('outcome', problem, `drawn as ${what}, and listed so`) };
+  const at = { position: outcome.position };
+  const problem = listed?.leaf_hash === leaf ? null : phrase(`outcome-${placeOf(outcome)}-unlisted`, at);
+  return { outcome, check: checkOf('outcome', problem, phrase(`outcome-${placeOf(outcome)}`, at)) };
 }
 
 /**
@@ -93,13 +91,14 @@ export function roundOutcome(
       : beaconProblem(chain, round, sha256);
   const record = checkOf(
     'beacon-record',
-    problem && `the round read from the relay: ${problem}`,
-    `round ${committed} as the relay serves it is signed by the chain's key and randomness = SHA-256(signature)`,
+    problem && phrase('relay-round-bad', { problem }),
+    phrase('relay-round-ok', { round: committed }),
   );
   if (problem !== null) return { checks: [record] };
-  const { outcome, drawn, what } = drawnPlace(index, seal, round.randomness, sha256);
-  const from = `computed from the seal and drand round ${committed}, without a certificate`;
+  const { outcome, drawn } = drawnPlace(index, seal, round.randomness, sha256);
   const detail =
-    outcome.position === undefined ? `${notDrawn(index, drawn)}, ${from}` : `drawn as ${what}, ${from}`;
+    outcome.position === undefined
+      ? phrase('outcome-round-not-drawn', { index, drawn, round: committed })
+      : phrase(`outcome-round-${placeOf(outcome)}`, { position: outcome.position, round: committed });
   return { checks: [record, checkOf('outcome', null, detail)], outcome };
 }

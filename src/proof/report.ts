@@ -1,6 +1,8 @@
 // What every verifier prints: one named line per check, and the verdict. Shared by the server,
 // the CLI, the browser and the standalone verifier, so a failed check reads the same everywhere.
 
+import { type DetailCode, type Params, type Phrase, phrase } from './check-phrases.ts';
+
 export interface Check {
   id: string;
   label: string;
@@ -12,7 +14,47 @@ export interface Check {
    * time only the operator attests): what to warn about, shown with its own mark, never as passed.
    */
   warning?: string;
+  /**
+   * The label and detail as codes (check-phrases.ts) with the values they name, for a page in
+   * another language; `label` and `detail` are their English. No detail code: English only.
+   * Not enumerable (see withSays), so a copy by spread or JSON leaves it behind.
+   */
+  readonly says?: Says;
 }
+
+export interface Says {
+  label: string;
+  detail?: DetailCode;
+  params?: Params;
+}
+
+/** A label as a code and values; a plain string is coded by the check's id. */
+export interface Label {
+  code: string;
+  text: string;
+  params?: Params;
+}
+
+/** A detail: coded (a Phrase) or English only. */
+export type Detail = string | Phrase;
+
+const textOf = (d: Detail): string => (typeof d === 'string' ? d : d.text);
+
+/** The codes of a check's label and detail. */
+export function saysOf(label: string | Label, id: string, detail: Detail): Says {
+  const labelCode = typeof label === 'string' ? id : label.code;
+  const params = {
+    ...(typeof label === 'string' ? {} : label.params),
+    ...(typeof detail === 'string' ? {} : detail.params),
+  };
+  return {
+    label: labelCode,
+    ...(typeof detail === 'string' ? {} : { detail: detail.code }),
+    ...(Object.keys(params).length > 0 ? { params } : {}),
+  };
+}
+
+const labelText = (label: string | Label) => (typeof label === 'string' ? label : label.text);
 
 export interface Report {
   valid: boolean;
@@ -33,23 +75,37 @@ export const isRecord = (v: unknown): v is Record<string, unknown> =>
 /** A positive safe integer. */
 export const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 1;
 
-export function makeCheck(id: string, label: string, problem: string | null, okDetail: string): Check {
-  return problem === null
-    ? { id, label, ok: true, detail: okDetail }
-    : { id, label, ok: false, detail: problem };
+/**
+ * Adds the codes as a property JSON and deep equality do not see: `--json`, reports compared
+ * whole and the server's answers stay byte for byte what they were; a page reads `says` directly.
+ */
+function withSays(check: Check, label: string | Label, detail: Detail): Check {
+  return Object.defineProperty(check, 'says', { value: saysOf(label, check.id, detail), enumerable: false });
+}
+
+export function makeCheck(
+  id: string,
+  label: string | Label,
+  problem: Detail | null,
+  okDetail: Detail,
+): Check {
+  const detail = problem ?? okDetail;
+  const check = { id, label: labelText(label), ok: problem === null, detail: textOf(detail) };
+  return withSays(check, label, detail);
 }
 
 /** A check that did not fail but is not a pass either: `ok` stays true, so `valid` is unchanged. */
-export function warnCheck(id: string, label: string, warning: string): Check {
-  return { id, label, ok: true, detail: warning, warning };
+export function warnCheck(id: string, label: string | Label, warning: Detail): Check {
+  const text = textOf(warning);
+  return withSays({ id, label: labelText(label), ok: true, detail: text, warning: text }, label, warning);
 }
 
 /** A check whose computation threw: bad data is a failed check, never an exception. */
-export function guarded(id: string, label: string, run: () => Check): Check {
+export function guarded(id: string, label: string | Label, run: () => Check): Check {
   try {
     return run();
   } catch (error) {
-    return { id, label, ok: false, detail: `cannot be checked: ${(error as Error).message}` };
+    return makeCheck(id, label, phrase('cannot-check', { error: (error as Error).message }), '');
   }
 }
 

@@ -3,11 +3,12 @@
 // bad data. tyche-draw-v1 is verifiable arithmetic on randomness the operator obtained, so its
 // report says that trust is needed; tyche-draw-v2 rests on public data alone.
 
+import { phrase } from './check-phrases.ts';
 import type { Sha256 } from './digest.ts';
 import type { DrandBeaconRecord } from './drand.ts';
 import { ALGORITHM, type TelegramId } from './draw-v1.ts';
 import { splitLogAnnotations } from './log-entry.ts';
-import { type Check, isRecord, OPERATOR_TRUST_LABEL, type Report, report } from './report.ts';
+import { type Check, isRecord, makeCheck, type Report, report } from './report.ts';
 import { objectHashProblem, objectSignatureProblem } from './signed-object.ts';
 import type { AnchorInput } from './timestamp/anchors.ts';
 import { documentTimestamps, type Stamped, withTimestamps } from './timestamp/timestamp-evidence.ts';
@@ -15,7 +16,7 @@ import { ALGORITHM_V2, type DrandChainInfo, SEAL_TYPE, type Seal } from './v2-ty
 import { amendmentChecks } from './verify-amendments.ts';
 import { type Outcome, type ReceiptInput, verifyReceiptV2 } from './verify-receipt.ts';
 import { checkOf, sealBeaconChecks, sealFormatProblem, sealOwnChecks } from './verify-seal.ts';
-import { type CertificateV1, contentChecksV1, formatCheckV1, V1_LABELS } from './verify-v1.ts';
+import { type CertificateV1, contentChecksV1, formatCheckV1, v1Label } from './verify-v1.ts';
 import { verifyCertificateV2 } from './verify-v2.ts';
 
 export { type Check, OPERATOR_TRUST_LABEL, type Report } from './report.ts';
@@ -51,18 +52,18 @@ function verifyCertificateV1(input: VerifyCertificateInput): Report {
   if (isRecord(certificate)) {
     const kid = isRecord(certificate.signature) ? String(certificate.signature.kid) : '';
     checks.push(
-      {
-        ...checkOf(
-          'hash',
-          objectHashProblem(certificate, sha256),
-          `SHA-256 of the canonical JSON is ${String(certificate.hash)}`,
-        ),
-        label: V1_LABELS.hash,
-      },
-      {
-        ...checkOf('signature', objectSignatureProblem(certificate, keys), `valid, by published key ${kid}`),
-        label: V1_LABELS.signature,
-      },
+      makeCheck(
+        'hash',
+        v1Label('hash'),
+        objectHashProblem(certificate, sha256),
+        phrase('hash-ok', { hash: String(certificate.hash) }),
+      ),
+      makeCheck(
+        'signature',
+        v1Label('signature'),
+        objectSignatureProblem(certificate, keys),
+        phrase('signature-ok', { kid }),
+      ),
     );
   }
   if (format.ok)
@@ -73,7 +74,7 @@ function verifyCertificateV1(input: VerifyCertificateInput): Report {
         input.participantIds as TelegramId[] | undefined,
       ),
     );
-  checks.push({ id: 'trust', label: 'Trust', ok: true, detail: OPERATOR_TRUST_LABEL });
+  checks.push(makeCheck('trust', 'Trust', null, phrase('operator-trust')));
   return report(ALGORITHM, 'operator', checks);
 }
 
@@ -120,7 +121,7 @@ export async function verifySeal(input: {
   const { seal, keys, sha256 } = input;
   try {
     const problem = sealFormatProblem(seal);
-    const checks: Check[] = [checkOf('format', problem, `readable as ${SEAL_TYPE}`)];
+    const checks: Check[] = [checkOf('format', problem, phrase('format-ok', { algorithm: SEAL_TYPE }))];
     if (isRecord(seal)) checks.push(...sealOwnChecks(seal, sha256, keys));
     if (problem === null) checks.push(...sealBeaconChecks(seal as Seal, input.chains).checks);
     return report(SEAL_TYPE, 'public', checks);

@@ -4,6 +4,7 @@
 // are the winners those amendments give. Log inclusion of each amendment is log-gather.ts's.
 
 import { AMENDMENT_CHECKS, checkAmendments } from './amendments.ts';
+import { phrase } from './check-phrases.ts';
 import type { Sha256 } from './digest.ts';
 import { type Check, isRecord, makeCheck } from './report.ts';
 import type { EntrantWinner } from './v2-types.ts';
@@ -64,7 +65,11 @@ export function amendmentChecks(input: {
         'amendments',
         'Amendments',
         null,
-        `${plural(n, 'amendment')} in sequence, each chained to the one before by its hash, signed by a published key, and taking the next unused reserve`,
+        phrase(
+          'amendments-ok',
+          { count: n },
+          `${plural(n, 'amendment')} in sequence, each chained to the one before by its hash, signed by a published key, and taking the next unused reserve`,
+        ),
       ),
     );
   }
@@ -75,7 +80,11 @@ export function amendmentChecks(input: {
         'amended-winners',
         'Amended winners',
         problem,
-        `the winners published as amended are the certificate's winners after ${plural(n, 'amendment')}`,
+        phrase(
+          'amended-winners-ok',
+          { count: n },
+          `the winners published as amended are the certificate's winners after ${plural(n, 'amendment')}`,
+        ),
       ),
     );
   }

@@ -3,6 +3,7 @@
 // (receipt-outcome.ts), with or without the certificate, so a withheld or altered result cannot
 // hide from the entrant.
 
+import { type Phrase, phrase } from './check-phrases.ts';
 import type { Sha256 } from './digest.ts';
 import type { DrandBeaconRecord } from './drand.ts';
 import { entrantLeafHash, SALT_BYTES } from './entrant-leaf.ts';
@@ -71,28 +72,28 @@ function receiptProblem(r: unknown): string | null {
 }
 
 /** How the receipt names its seal: by hash since seal_hash was added, by id alone in older receipts. */
-function sealMatch(r: ReceiptInput, seal: Seal): string {
-  if (r.seal_hash !== undefined) return `seal ${seal.seal_id}, hash ${seal.hash} as the receipt names it`;
-  if (r.seal_id !== undefined) {
-    return `seal ${seal.seal_id}, matched by id only (the receipt has no seal_hash: a re-made seal with this id would pass)`;
-  }
-  return `seal ${seal.seal_id}, matched by count and root only (the receipt names no seal)`;
+function sealMatch(r: ReceiptInput, seal: Seal): Phrase {
+  const { count, root } = seal.entrants;
+  const values = { seal: seal.seal_id, count, root };
+  if (r.seal_hash !== undefined) return phrase('receipt-seal-by-hash', { ...values, hash: seal.hash });
+  if (r.seal_id !== undefined) return phrase('receipt-seal-by-id', values);
+  return phrase('receipt-seal-by-root', values);
 }
 
 function receiptChecks(r: ReceiptInput, seal: Seal, sha256: Sha256): Check[] {
   const leaf = toHex(entrantLeafHash(fromHex(r.salt), r.telegram_id, sha256));
   const leafProblem =
     r.leaf_hash !== undefined && r.leaf_hash !== leaf
-      ? `salt and telegram_id hash to ${leaf}, not ${r.leaf_hash}`
+      ? phrase('receipt-leaf-other', { leaf, given: r.leaf_hash })
       : null;
   const { count, root } = seal.entrants;
-  let sealProblem: string | null = null;
+  let sealProblem: Phrase | null = null;
   if (r.seal_id !== undefined && r.seal_id !== seal.seal_id)
-    sealProblem = `the receipt is for seal ${r.seal_id}, not ${seal.seal_id}`;
+    sealProblem = phrase('receipt-seal-other-id', { given: r.seal_id, seal: seal.seal_id });
   else if (r.seal_hash !== undefined && r.seal_hash !== seal.hash)
-    sealProblem = `the seal is not the one this receipt was issued under: hash ${seal.hash} ≠ ${r.seal_hash} (the receipt's seal_hash)`;
-  else if (r.count !== count) sealProblem = `the receipt says ${r.count} entrants, the seal ${count}`;
-  else if (r.root !== root) sealProblem = `the receipt's root ${r.root} is not the sealed root ${root}`;
+    sealProblem = phrase('receipt-seal-other-hash', { hash: seal.hash, given: r.seal_hash });
+  else if (r.count !== count) sealProblem = phrase('receipt-seal-other-count', { given: r.count, count });
+  else if (r.root !== root) sealProblem = phrase('receipt-seal-other-root', { given: r.root, root });
   const included = verifyInclusion(
     fromHex(leaf),
     r.index,
@@ -102,12 +103,12 @@ function receiptChecks(r: ReceiptInput, seal: Seal, sha256: Sha256): Check[] {
     sha256,
   );
   return [
-    checkOf('receipt-leaf', leafProblem, `leaf_hash ${leaf}`),
-    checkOf('receipt-seal', sealProblem, `${sealMatch(r, seal)}: ${count} entrants, root ${root}`),
+    checkOf('receipt-leaf', leafProblem, phrase('receipt-leaf-ok', { leaf })),
+    checkOf('receipt-seal', sealProblem, sealMatch(r, seal)),
     checkOf(
       'receipt-proof',
-      included ? null : `the proof does not put this entrant at index ${r.index} of the sealed list`,
-      `this entrant is index ${r.index} of the ${count} sealed entrants`,
+      included ? null : phrase('receipt-proof-bad', { index: r.index }),
+      phrase('receipt-proof-ok', { index: r.index, count }),
     ),
   ];
 }
@@ -119,7 +120,7 @@ function receiptChecks(r: ReceiptInput, seal: Seal, sha256: Sha256): Check[] {
 export function verifyReceiptV2(input: VerifyReceiptInput): Report & { outcome?: Outcome } {
   const { receipt, seal, keys, sha256 } = input;
   const problem = sealFormatProblem(seal) ?? receiptProblem(receipt);
-  const checks: Check[] = [checkOf('format', problem, 'a readable receipt and tyche-seal-v2')];
+  const checks: Check[] = [checkOf('format', problem, phrase('receipt-format-ok'))];
   if (isRecord(seal)) checks.push(...sealOwnChecks(seal, sha256, keys));
   if (problem !== null) return report(ALGORITHM_V2, 'public', checks);
   const s = seal as Seal;
@@ -135,7 +136,7 @@ export function verifyReceiptV2(input: VerifyReceiptInput): Report & { outcome?:
       checks.push(...drawn.checks);
       outcome = drawn.outcome;
     } catch (error) {
-      checks.push(checkOf('outcome', `cannot be checked: ${(error as Error).message}`, ''));
+      checks.push(checkOf('outcome', phrase('cannot-check', { error: (error as Error).message }), ''));
     }
     return { ...report(ALGORITHM_V2, 'public', checks), outcome };
   }
@@ -150,8 +151,8 @@ export function verifyReceiptV2(input: VerifyReceiptInput): Report & { outcome?:
   checks.push(
     checkOf(
       'certificate',
-      failed.length ? `failed: ${failed.join(', ')}` : null,
-      'every check of the certificate passes',
+      failed.length ? phrase('certificate-failed', { failed: failed.join(', ') }) : null,
+      phrase('certificate-ok'),
     ),
   );
   const cert = input.certificate as CertificateV2;
@@ -159,8 +160,8 @@ export function verifyReceiptV2(input: VerifyReceiptInput): Report & { outcome?:
   checks.push(
     checkOf(
       'certificate-seal',
-      sameSeal ? null : 'the certificate is not for this seal',
-      'the certificate draws from this seal',
+      sameSeal ? null : phrase('certificate-seal-bad'),
+      phrase('certificate-seal-ok'),
     ),
   );
   const beaconOk = ['format', 'beacon-signature', 'beacon-round'].every((id) =>
@@ -182,6 +183,6 @@ function guardedAll(run: () => Check[]): Check[] {
   try {
     return run();
   } catch (error) {
-    return [checkOf('receipt-proof', `cannot be checked: ${(error as Error).message}`, '')];
+    return [checkOf('receipt-proof', phrase('cannot-check', { error: (error as Error).message }), '')];
   }
 }

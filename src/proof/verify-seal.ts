@@ -1,10 +1,11 @@
 // The checks of a tyche-seal-v2 (CONTRACT §7.3), shared by the certificate, seal and receipt
 // verifiers: its form, hash, signature, the drand chain it commits to, and the round rules.
 
+import { phrase } from './check-phrases.ts';
 import type { Sha256 } from './digest.ts';
 import { QUICKNET } from './drand.ts';
 import { sealRoundProblem } from './draw-v2.ts';
-import { type Check, HEX32, isCount, isRecord, makeCheck } from './report.ts';
+import { type Check, type Detail, HEX32, isCount, isRecord, makeCheck } from './report.ts';
 import { objectHashProblem, objectSignatureProblem } from './signed-object.ts';
 import { termsFormatProblem } from './terms.ts';
 import { type DrandChainInfo, SEAL_TYPE, type Seal } from './v2-types.ts';
@@ -35,7 +36,7 @@ export const V2_LABELS = {
 } as const;
 export type V2CheckId = keyof typeof V2_LABELS;
 
-export const checkOf = (id: V2CheckId, problem: string | null, okDetail: string): Check =>
+export const checkOf = (id: V2CheckId, problem: Detail | null, okDetail: Detail): Check =>
   makeCheck(id, V2_LABELS[id], problem, okDetail);
 
 const isString = (v: unknown): v is string => typeof v === 'string';
@@ -78,16 +79,12 @@ export function findChain(hash: unknown, chains: readonly DrandChainInfo[] = [])
   return [QUICKNET, ...chains].find((c) => c.hash === hash);
 }
 
-export function chainName(chain: DrandChainInfo): string {
-  return chain.hash === QUICKNET.hash ? 'quicknet (built in)' : `the given chain ${chain.hash}`;
-}
-
 /** The seal's own hash and its signature by a published key: the lines every seal-bearing report opens with. */
 export function sealOwnChecks(seal: Record<string, unknown>, sha256: Sha256, keys: unknown): Check[] {
   const kid = isRecord(seal.signature) ? String(seal.signature.kid) : '';
   return [
-    checkOf('seal-hash', objectHashProblem(seal, sha256), `SHA-256 of the seal's canonical JSON is its hash`),
-    checkOf('seal-signature', objectSignatureProblem(seal, keys), `valid, by published key ${kid}`),
+    checkOf('seal-hash', objectHashProblem(seal, sha256), phrase('seal-hash-ok')),
+    checkOf('seal-signature', objectSignatureProblem(seal, keys), phrase('signature-ok', { kid })),
   ];
 }
 
@@ -101,17 +98,28 @@ export function sealBeaconChecks(
 ): { checks: Check[]; chain?: DrandChainInfo } {
   const chain = findChain(seal.beacon.chain_hash, chains);
   if (!chain) {
-    const problem = `the seal commits to drand chain ${seal.beacon.chain_hash}, which this verifier does not know: quicknet is built in, another chain's /info must be given`;
+    const problem = phrase('beacon-chain-unknown', { chain: seal.beacon.chain_hash });
     return { checks: [checkOf('beacon-chain', problem, '')] };
   }
   return {
     chain,
     checks: [
-      checkOf('beacon-chain', null, `the seal commits to ${chainName(chain)}`),
+      checkOf(
+        'beacon-chain',
+        null,
+        chain.hash === QUICKNET.hash
+          ? phrase('beacon-chain-quicknet')
+          : phrase('beacon-chain-given', { chain: chain.hash }),
+      ),
       checkOf(
         'seal-rounds',
         sealRoundProblem(seal, chain),
-        `round ${seal.beacon.round} (due ${seal.beacon.round_at}) is at least 2 rounds after the newest round at sealing (${seal.beacon.after_round}) and after the seal's time (${seal.sealed_at})`,
+        phrase('seal-rounds-ok', {
+          round: seal.beacon.round,
+          due: seal.beacon.round_at,
+          after: seal.beacon.after_round,
+          sealed: seal.sealed_at,
+        }),
       ),
     ],
   };

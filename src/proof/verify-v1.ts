@@ -2,6 +2,7 @@
 // winners and, given the list, participants. The hash and signature checks are verifier.ts's,
 // which runs these after them.
 
+import { phrase } from './check-phrases.ts';
 import type { Sha256 } from './digest.ts';
 import {
   ALGORITHM,
@@ -13,7 +14,17 @@ import {
   type TelegramId,
 } from './draw-v1.ts';
 import { fromHex, toHex } from './hex.ts';
-import { type Check, guarded, HEX32, isCount, isRecord, shortList } from './report.ts';
+import {
+  type Check,
+  type Detail,
+  guarded,
+  HEX32,
+  isCount,
+  isRecord,
+  type Label,
+  makeCheck,
+  shortList,
+} from './report.ts';
 
 export interface CertificateRandomness {
   source: string;
@@ -69,8 +80,10 @@ export const V1_LABELS = {
 } as const;
 export type V1CheckId = keyof typeof V1_LABELS;
 
-const pass = (id: V1CheckId, detail: string): Check => ({ id, label: V1_LABELS[id], ok: true, detail });
-const fail = (id: V1CheckId, detail: string): Check => ({ id, label: V1_LABELS[id], ok: false, detail });
+/** A v1 label, coded `v1-<id>`: the same ids name other words in v2's labels. */
+export const v1Label = (id: V1CheckId): Label => ({ code: `v1-${id}`, text: V1_LABELS[id] });
+const pass = (id: V1CheckId, detail: Detail): Check => makeCheck(id, v1Label(id), null, detail);
+const fail = (id: V1CheckId, detail: Detail): Check => makeCheck(id, v1Label(id), detail, '');
 
 /** Why the certificate cannot be read as tyche-draw-v1, or null when it can. */
 export function formatProblemV1(cert: unknown): string | null {
@@ -100,12 +113,14 @@ export function formatProblemV1(cert: unknown): string | null {
 
 export function formatCheckV1(cert: unknown): Check {
   const problem = formatProblemV1(cert);
-  return problem === null ? pass('format', `readable as ${ALGORITHM}`) : fail('format', problem);
+  return problem === null
+    ? pass('format', phrase('format-ok', { algorithm: ALGORITHM }))
+    : fail('format', problem);
 }
 
 function checkRandomness(r: CertificateRandomness, sha256: Sha256): Check {
   if (PRIVATE_SOURCES.includes(r.source))
-    return pass('randomness', `32 bytes from the private source ${r.source}`);
+    return pass('randomness', phrase('randomness-private', { source: r.source }));
   const beaconBytes = BEACON_VALUE_BYTES[r.source];
   if (beaconBytes === undefined) return fail('randomness', `unknown source ${JSON.stringify(r.source)}`);
   let beacon: Uint8Array;
@@ -122,7 +137,7 @@ function checkRandomness(r: CertificateRandomness, sha256: Sha256): Check {
   return expected === r.bytes
     ? pass(
         'randomness',
-        `R = SHA-256(beacon value ‖ system entropy); the beacon value should match ${r.source} record ${r.source_reference}`,
+        phrase('randomness-beacon', { source: r.source, reference: String(r.source_reference) }),
       )
     : fail('randomness', `SHA-256(beacon value ‖ system entropy) is ${expected}, not ${r.bytes}`);
 }
@@ -130,8 +145,8 @@ function checkRandomness(r: CertificateRandomness, sha256: Sha256): Check {
 function checkSeed(cert: CertificateV1, seed: Uint8Array): Check {
   const hex = toHex(seed);
   return hex === cert.seed
-    ? pass('seed', `SHA-256("${ALGORITHM}" ‖ 0 ‖ participants_hash ‖ R) = ${hex}`)
-    : fail('seed', `recomputed ${hex}, the certificate says ${cert.seed}`);
+    ? pass('seed', phrase('seed-v1-ok', { algorithm: ALGORITHM, seed: hex }))
+    : fail('seed', phrase('seed-other', { seed: hex, given: cert.seed }));
 }
 
 function checkWinners(cert: CertificateV1, seed: Uint8Array, sha256: Sha256): Check {
@@ -155,7 +170,10 @@ function checkWinners(cert: CertificateV1, seed: Uint8Array, sha256: Sha256): Ch
       );
     }
   }
-  return pass('winners', `${ALGORITHM} picks canonical indices ${shortList(indices)} of ${n}, as listed`);
+  return pass(
+    'winners',
+    phrase('winners-v1-ok', { algorithm: ALGORITHM, indices: shortList(indices), count: n }),
+  );
 }
 
 function checkParticipants(cert: CertificateV1, given: readonly TelegramId[], sha256: Sha256): Check {
@@ -183,7 +201,7 @@ function checkParticipants(cert: CertificateV1, given: readonly TelegramId[], sh
       );
     }
   }
-  return pass('participants', `hash ${hash} matches; every winner's telegram_id is at its index`);
+  return pass('participants', phrase('participants-ok', { hash }));
 }
 
 /**
@@ -198,13 +216,13 @@ export function contentChecksV1(
 ): Check[] {
   const seed = drawSeed(cert.participants_hash, fromHex(cert.randomness.bytes), sha256);
   const checks = [
-    guarded('randomness', V1_LABELS.randomness, () => checkRandomness(cert.randomness, sha256)),
+    guarded('randomness', v1Label('randomness'), () => checkRandomness(cert.randomness, sha256)),
     checkSeed(cert, seed),
-    guarded('winners', V1_LABELS.winners, () => checkWinners(cert, seed, sha256)),
+    guarded('winners', v1Label('winners'), () => checkWinners(cert, seed, sha256)),
   ];
   if (participantIds) {
     checks.push(
-      guarded('participants', V1_LABELS.participants, () => checkParticipants(cert, participantIds, sha256)),
+      guarded('participants', v1Label('participants'), () => checkParticipants(cert, participantIds, sha256)),
     );
   }
   return checks;

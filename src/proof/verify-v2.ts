@@ -2,6 +2,7 @@
 // the drand round, the seed, the re-drawn winners and reserves, each listed entrant's leaf and
 // proof against the sealed root, the entrant list when given, and the certificate's own signature.
 
+import { phrase } from './check-phrases.ts';
 import type { Sha256 } from './digest.ts';
 import { beaconProblem, type DrandBeaconRecord } from './drand.ts';
 import { drawSeedV2, parseIsoMs, pickV2 } from './draw-v2.ts';
@@ -92,7 +93,9 @@ function listCheck(
     }
   }
   const detail =
-    drawn.length === 0 ? 'none drawn' : `indices ${shortList(drawn)} of ${n}, re-drawn from the seed`;
+    drawn.length === 0
+      ? phrase('drawn-none')
+      : phrase('drawn-indices', { indices: shortList(drawn), count: n });
   return checkOf(id, null, detail);
 }
 
@@ -107,11 +110,7 @@ function leavesCheck(entries: EntrantWinner[], sha256: Sha256): Check {
       );
     }
   }
-  return checkOf(
-    'leaves',
-    null,
-    `each listed leaf_hash is SHA-256(0 ‖ "tyche-entrant-v2" ‖ 0 ‖ salt ‖ telegram_id)`,
-  );
+  return checkOf('leaves', null, phrase('leaves-ok'));
 }
 
 function proofsCheck(entries: EntrantWinner[], cert: CertificateV2, sha256: Sha256): Check {
@@ -125,11 +124,7 @@ function proofsCheck(entries: EntrantWinner[], cert: CertificateV2, sha256: Sha2
       );
     }
   }
-  return checkOf(
-    'proofs',
-    null,
-    `each listed entrant is at its index in the sealed list of ${count} (root ${root})`,
-  );
+  return checkOf('proofs', null, phrase('proofs-ok', { count, root }));
 }
 
 function entrantsCheck(
@@ -154,7 +149,7 @@ function entrantsCheck(
       return checkOf('entrants', problem, '');
     }
   }
-  return checkOf('entrants', null, `the ${count} entrants rebuild the sealed root ${root}`);
+  return checkOf('entrants', null, phrase('entrants-ok', { count, root }));
 }
 
 function beaconRecordCheck(
@@ -180,30 +175,22 @@ function beaconRecordCheck(
   const problem = chain ? beaconProblem(chain, record as unknown as DrandBeaconRecord, sha256) : null;
   if (problem !== null)
     return checkOf('beacon-record', `the relay record itself does not verify: ${problem}`, '');
-  return checkOf(
-    'beacon-record',
-    null,
-    `round ${round} as served by the relay is the one in the certificate`,
-  );
+  return checkOf('beacon-record', null, phrase('beacon-record-ok', { round }));
 }
 
 /** Every check of a tyche-draw-v2 certificate; never throws on bad data. */
 export function verifyCertificateV2(input: VerifyV2Input): Report {
   const { certificate, keys, sha256 } = input;
   const problem = formatProblemV2(certificate);
-  const checks: Check[] = [checkOf('format', problem, `readable as ${ALGORITHM_V2}`)];
+  const checks: Check[] = [checkOf('format', problem, phrase('format-ok', { algorithm: ALGORITHM_V2 }))];
   const record = isRecord(certificate) ? certificate : undefined;
   if (record && isRecord(record.seal)) checks.push(...sealOwnChecks(record.seal, sha256, keys));
   if (problem === null) checks.push(...drawChecks(input, certificate as CertificateV2));
   if (record) {
     const kid = isRecord(record.signature) ? String(record.signature.kid) : '';
     checks.push(
-      checkOf(
-        'hash',
-        objectHashProblem(record, sha256),
-        `SHA-256 of the canonical JSON is ${String(record.hash)}`,
-      ),
-      checkOf('signature', objectSignatureProblem(record, keys), `valid, by published key ${kid}`),
+      checkOf('hash', objectHashProblem(record, sha256), phrase('hash-ok', { hash: String(record.hash) })),
+      checkOf('signature', objectSignatureProblem(record, keys), phrase('signature-ok', { kid })),
     );
   }
   return report(ALGORITHM_V2, 'public', checks);
@@ -227,7 +214,7 @@ function drawChecks(input: VerifyV2Input, cert: CertificateV2): Check[] {
           checkOf(
             'beacon-signature',
             beaconProblem(chain, beacon, sha256),
-            `round ${beacon.round} is signed by the chain's key and randomness = SHA-256(signature)`,
+            phrase('beacon-signature-ok', { round: beacon.round }),
           ),
         ),
       );
@@ -238,8 +225,8 @@ function drawChecks(input: VerifyV2Input, cert: CertificateV2): Check[] {
       'beacon-round',
       beacon.round === seal.beacon.round
         ? null
-        : `the certificate uses round ${beacon.round}, the seal commits to round ${seal.beacon.round}`,
-      `round ${beacon.round}, as sealed`,
+        : phrase('beacon-round-other', { round: beacon.round, sealed: seal.beacon.round }),
+      phrase('beacon-round-ok', { round: beacon.round }),
     ),
   );
   if (input.beaconRecord !== undefined) {
@@ -255,8 +242,8 @@ function drawChecks(input: VerifyV2Input, cert: CertificateV2): Check[] {
   checks.push(
     checkOf(
       'seed',
-      seedHex === cert.seed ? null : `recomputed ${seedHex}, the certificate says ${cert.seed}`,
-      `SHA-256("${ALGORITHM_V2}" ‖ 0 ‖ seal hash ‖ round randomness) = ${seedHex}`,
+      seedHex === cert.seed ? null : phrase('seed-other', { seed: seedHex, given: cert.seed }),
+      phrase('seed-v2-ok', { algorithm: ALGORITHM_V2, seed: seedHex }),
     ),
   );
   const n = seal.entrants.count;

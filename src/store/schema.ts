@@ -126,6 +126,8 @@ export interface BotUsersTable {
   language: string | null;
   /** Telegram's language_code at the user's last message. */
   language_code: string | null;
+  /** The language of the menu button set in the user's private chat; null: the default (migration 020). */
+  menu_language: string | null;
 }
 
 export interface GiveawaysTable {

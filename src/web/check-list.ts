@@ -2,6 +2,7 @@
 // for what could not be asked (a relay that did not answer) without counting it as a failure.
 // Browser only: it writes to the DOM, and only with textContent, so no check detail is ever markup.
 
+import { fillSlots, type Params } from '../proof/check-phrases.ts';
 import type { Check } from '../proof/report.ts';
 import type { TokenVerdict } from '../proof/timestamp/timestamp-evidence.ts';
 
@@ -11,11 +12,46 @@ export interface ShownCheck {
   detail: string;
 }
 
-export const shownCheck = (check: Check): ShownCheck => ({
-  label: check.label,
-  state: !check.ok ? 'bad' : check.warning === undefined ? 'ok' : 'warn',
-  detail: check.ok ? (check.warning ?? check.detail) : check.detail,
-});
+/**
+ * The checks' words in the page's language, by catalogue key (check-text.ts): from the page's
+ * `#check-text` block, or given by a page that has its own (the Mini App). None on an English
+ * page: there a check reads exactly as the CLI prints it.
+ */
+let checkWords: Record<string, string> | undefined;
+
+export function useCheckWords(words: Record<string, string>): void {
+  checkWords = words;
+}
+
+function words(): Record<string, string> {
+  if (checkWords === undefined) {
+    const block = typeof document === 'undefined' ? null : document.getElementById('check-text');
+    try {
+      checkWords = block?.textContent ? (JSON.parse(block.textContent) as Record<string, string>) : {};
+    } catch {
+      checkWords = {};
+    }
+  }
+  return checkWords;
+}
+
+/** A check word in the page's language with its slots filled, or the English given. */
+export function checkWord(key: string, params: Params, english: string): string {
+  const template = words()[key];
+  return template === undefined ? english : fillSlots(template, params);
+}
+
+/** A check as the page shows it: label and detail said by their codes, the English where none. */
+export const shownCheck = (check: Check): ShownCheck => {
+  const english = check.ok ? (check.warning ?? check.detail) : check.detail;
+  const { says } = check;
+  const params = says?.params ?? {};
+  return {
+    label: says ? checkWord(`chk-label-${says.label}`, params, check.label) : check.label,
+    state: !check.ok ? 'bad' : check.warning === undefined ? 'ok' : 'warn',
+    detail: says?.detail ? checkWord(`chk-${says.detail}`, params, english) : english,
+  };
+};
 
 export const note = (label: string, detail: string): ShownCheck => ({ label, state: 'note', detail });
 
@@ -32,7 +68,9 @@ export function renderChecks(list: HTMLElement, checks: readonly ShownCheck[]): 
       mark.setAttribute('aria-hidden', 'true');
       mark.textContent = MARK[check.state];
       const label = document.createElement('strong');
-      label.textContent = `${check.label}${SUFFIX[check.state]}`;
+      const suffix =
+        check.state === 'note' ? '' : checkWord(`chk-state-${check.state}`, {}, SUFFIX[check.state]);
+      label.textContent = `${check.label}${suffix}`;
       const detail = document.createElement('span');
       detail.className = 'detail';
       detail.textContent = check.detail;

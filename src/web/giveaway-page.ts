@@ -30,7 +30,7 @@ function entriesSection(g: PublicGiveaway, l: PageLocale): Html {
 <dt>${t('g-created')}</dt><dd>${time(g.created_at)}</dd>
 <dt>${t('g-closes')}</dt><dd>${closes}</dd>
 <dt>${t('g-draw')}</dt><dd>${mode}</dd>
-${conditionRows(g, l)}${organizerRow(g.owner)}</dl></section>`;
+${conditionRows(g, l)}${organizerRow(g.owner, l)}</dl></section>`;
 }
 
 /** Channel conditions, and how many entrants the seal left out for not meeting them, and why. */

@@ -14,7 +14,8 @@ import {
   sealTimeCheck,
 } from '../proof/outside-evidence.ts';
 import { isRecord } from '../proof/report.ts';
-import { note, type ShownCheck, shownCheck } from './check-list.ts';
+import { type ShownCheck, shownCheck } from './check-list.ts';
+import { noteLine } from './check-notes.ts';
 
 const PIN_PREFIX = 'tyche-log-pin:';
 export const WITNESS_KEYS_ITEM = 'tyche-witness-keys';
@@ -133,7 +134,7 @@ export async function pageLogChecks(
     isRecord(signed) && 'log_index' in annotations
       ? await run({ annotations, certificate: signed, seal }, keys)
       : {
-          checks: [note('Transparency log', 'not checked: this certificate names no log entry')],
+          checks: [noteLine('logLabel', 'logNoCertificateEntry')],
           outside: [],
         };
   return [...logged.checks, ...sealTime(seal, [...logged.outside, ...stamped])];
@@ -155,7 +156,7 @@ export async function pageSealLogChecks(
           keys,
         )
       : {
-          checks: [note('Transparency log', 'not checked: this giveaway names no log entry for its seal')],
+          checks: [noteLine('logLabel', 'logNoSealEntry')],
           outside: [],
         };
   return [...logged.checks, ...sealTime(seal, [...logged.outside, ...stamped])];

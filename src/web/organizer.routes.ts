@@ -5,6 +5,7 @@ import { PUBLIC_READ } from '../edge/public-cors.ts';
 import type { OrganizerRecords } from '../giveaways/results/organizer-record.ts';
 import { AppError } from '../shared/errors.ts';
 import { renderOrganizerNotFoundPage, renderOrganizerPage } from './organizer-page.ts';
+import { pageLocale, VARY_LANGUAGE } from './page-language.ts';
 import { sendPage } from './page-parts.ts';
 import { createRenderCache } from './render-cache.ts';
 import { requestedForm } from './verify.routes.ts';
@@ -41,26 +42,28 @@ export const organizerRoutes: FastifyPluginAsyncTypebox<{ organizers: OrganizerR
       schema: {
         summary: "An organizer's public record, from the transparency log",
         description:
-          'No key. Every giveaway the owner pseudonym sealed and drew, the median time from the committed drand round to the draw, winners replaced by reason, and red flags (a giveaway sealed twice, two of its giveaways sealed on one round, a substitute out of reserve order), computed from the log entries about that owner alone. The page works without JavaScript; `.json` or `Accept: application/json` gives the record.',
+          'No key. Every giveaway the owner pseudonym sealed and drew, the median time from the committed drand round to the draw, winners replaced by reason, and red flags (a giveaway sealed twice, two of its giveaways sealed on one round, a substitute out of reserve order), computed from the log entries about that owner alone. The page works without JavaScript and speaks English or Russian (`?lang=`, else Accept-Language); `.json` or `Accept: application/json` gives the record.',
         tags: ['verify'],
         params: OwnerParams,
       },
     },
     async (request, reply) => {
       const { id: owner, suffixed, wantsJson } = requestedForm(request.params.owner, request.headers.accept);
-      if (!suffixed) reply.header('vary', 'accept');
+      // The page speaks the visitor's language (`?lang=`, else Accept-Language); the JSON has none.
+      if (!suffixed) reply.header('vary', VARY_LANGUAGE);
+      const locale = pageLocale(request);
       const version =
         owner.length > 0 && owner.length <= MAX_OWNER_LENGTH ? await organizers.version(owner) : undefined;
       const unknown = () => {
         if (wantsJson) throw new AppError('not_found', 'The transparency log holds nothing about this owner');
-        return sendPage(reply, 404, renderOrganizerNotFoundPage(owner));
+        return sendPage(reply, 404, renderOrganizerNotFoundPage(owner, locale));
       };
       if (!version || version.count === 0) return unknown();
-      const key = `${wantsJson ? 'json' : 'page'}:${owner}:${version.count}:${version.last}`;
+      const key = `${wantsJson ? 'json' : `page-${locale.lang}-${locale.chosen}`}:${owner}:${version.count}:${version.last}`;
       const out = await rendered.get(key, async () => {
         const record = await organizers.record(owner);
         if (!record) throw new AppError('not_found', 'The transparency log holds nothing about this owner');
-        return wantsJson ? JSON.stringify(record) : renderOrganizerPage(record);
+        return wantsJson ? JSON.stringify(record) : renderOrganizerPage(record, locale);
       });
       reply.header('cache-control', CACHE).header('etag', out.etag);
       if (matchesEtag(request.headers['if-none-match'], out.etag)) return reply.code(304).send();

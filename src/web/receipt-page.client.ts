@@ -10,7 +10,6 @@ import { entrantAfterAmendments, entrantName } from '../proof/amendment-history.
 import { entrantLeafHash } from '../proof/entrant-leaf.ts';
 import { fromHex, toHex } from '../proof/hex.ts';
 import {
-  lateCertificateNotice,
   parseReceiptCode,
   type ReceiptCode,
   receiptDocument,
@@ -30,6 +29,7 @@ import {
   type ShownCheck,
   shownCheck,
 } from './check-list.ts';
+import { noteWord } from './check-notes.ts';
 import { pageSealLogChecks, wireEvidenceSettings } from './log-page-check.ts';
 import { RECEIPT_TEXT_KEYS, type ReceiptTextName } from './receipt-text.ts';
 import { drawTree, pathLevels } from './receipt-tree.ts';
@@ -175,7 +175,7 @@ async function check(code: ReceiptCode): Promise<void> {
       checks: [
         ...checks,
         {
-          label: 'Receipt inclusion proof',
+          label: noteWord('proofLabel'),
           state: 'bad',
           detail: text('missing', { count: seal.entrants.count }),
         },
@@ -238,9 +238,9 @@ async function check(code: ReceiptCode): Promise<void> {
     const warned = checks.some((c) => c.state === 'warn');
     summary = text(warned ? 'noneFailed' : 'everyPassed', { round: seal.beacon.round });
     if (certificate === undefined) {
-      const late = lateCertificateNotice(seal.beacon.round, utc(seal.beacon.round_at));
+      const late = noteWord('late', { round: seal.beacon.round, at: utc(seal.beacon.round_at) });
       show('receipt-late', `${late.charAt(0).toUpperCase()}${late.slice(1)}.`);
-      checks.push(note('Certificate', late));
+      checks.push(note(noteWord('certificateLabel'), late));
     }
   }
   finish({ checks, summary, won });

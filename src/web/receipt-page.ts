@@ -2,6 +2,7 @@ import { Html, html, layout } from '../edge/html.ts';
 import type { PublicGiveaway } from '../giveaways/results/public-giveaway.ts';
 import { KEYS_PATH } from '../proof/keys-path.ts';
 import { PAGE_SCRIPT_URL } from './browser-modules.ts';
+import { checkTextBlock } from './check-text.ts';
 import { languageSwitch, localeFor, type PageLocale, pageHref } from './page-language.ts';
 import { PAGE_STYLE } from './page-parts.ts';
 import { RECEIPT_TEXT_KEYS } from './receipt-text.ts';
@@ -99,7 +100,7 @@ ${timestampLines(g.seal_timestamps, 'seal', undefined, l)}</section>`
 </main>
 <footer><p>Tyche · <a href="${pageHref(l, page)}">${t('footer-giveaway')}</a> · <a href="${pageHref(l, '/docs/draw-algorithm')}">${t('footer-how')}</a></p></footer>`;
   const head = html`<meta name="robots" content="noindex"><script type="module" src="${scriptUrl}"></script><script type="module" src="${PAGE_SCRIPT_URL}"></script>
-${clientText(l)}`;
+${clientText(l)}${checkTextBlock(l)}`;
   return layout({
     title: `${t('r-title')} — ${g.title}`,
     body,

@@ -12,7 +12,8 @@ import { isRecord } from '../proof/report.ts';
 import type { CertificateV2, DrandChainInfo, Seal, SealedPlace } from '../proof/v2-types.ts';
 import { verifyCertificate, verifyReceipt } from '../proof/verifier.ts';
 import { amendmentChecks } from '../proof/verify-amendments.ts';
-import { fetchJson, note, type ShownCheck, shownCheck } from './check-list.ts';
+import { fetchJson, type ShownCheck, shownCheck } from './check-list.ts';
+import { noteLine } from './check-notes.ts';
 import { typedTsaTrust } from './log-page-check.ts';
 import { relayRound } from './relay-fetch.ts';
 
@@ -73,10 +74,11 @@ async function committedRound(g: PublicGiveaway, seal: Seal) {
   const notes =
     read.record === undefined
       ? [
-          note(
-            'drand round',
-            `round ${seal.beacon.round} is not readable yet from ${read.url}: ${read.problem}`,
-          ),
+          noteLine('roundLabel', 'roundUnreadable', {
+            round: seal.beacon.round,
+            url: read.url,
+            problem: String(read.problem),
+          }),
         ]
       : [];
   return { record: read.record, notes };
@@ -92,7 +94,7 @@ export async function relayRecordChecks(
   const beacon = isRecord(certificate) && isRecord(certificate.beacon) ? certificate.beacon : {};
   const round = await relayRound(g.drand.relay, String(beacon.chain_hash), Number(beacon.round));
   if (round.record === undefined) {
-    return [note('drand relay record', `not compared: could not read ${round.url}: ${round.problem}`)];
+    return [noteLine('relayLabel', 'relayUnread', { url: round.url, problem: String(round.problem) })];
   }
   const report = await verifyCertificate({ certificate, keys, sha256, chains, beaconRecord: round.record });
   return report.checks.filter((c) => c.id === 'beacon-record').map(shownCheck);

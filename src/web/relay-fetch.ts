@@ -4,7 +4,8 @@
 import { beaconRecordOf, type DrandBeaconRecord, parseChainInfo, QUICKNET } from '../proof/drand.ts';
 import { isRecord } from '../proof/report.ts';
 import type { DrandChainInfo } from '../proof/v2-types.ts';
-import { fetchJson, note, type ShownCheck } from './check-list.ts';
+import { fetchJson, type ShownCheck } from './check-list.ts';
+import { noteLine } from './check-notes.ts';
 
 const base = (relay: string) => relay.replace(/\/+$/, '');
 
@@ -23,14 +24,12 @@ export async function chainsFor(
     if (info.hash !== chainHash) throw new Error(`it describes chain ${info.hash}`);
     return {
       chains: [info],
-      notes: [
-        note('drand chain key', `chain ${chainHash} is not quicknet: its public key was read from ${url}`),
-      ],
+      notes: [noteLine('chainKeyLabel', 'chainKeyRead', { chain: chainHash, url })],
     };
   } catch (error) {
     return {
       chains: [],
-      notes: [note('drand chain key', `could not read ${url}: ${(error as Error).message}`)],
+      notes: [noteLine('chainKeyLabel', 'chainKeyUnread', { url, problem: (error as Error).message })],
     };
   }
 }

@@ -103,7 +103,7 @@ ${reserves}</section>
 <dt>${t('seal-round')}</dt><dd>${t('round-word')} ${seal.beacon.round} · ${time(seal.beacon.round_at)}</dd>
 <dt>${t('seal-after-round')}</dt><dd>${t('seal-after-round-value', { round: seal.beacon.after_round })} ${hex(seal.beacon.after_randomness)}</dd>
 <dt>${t('v-requested')}</dt><dd>${t('v-requested-value', { winners: g.winners_count, reserves: g.reserve_count })}</dd>
-<dt>${t('seal-owner')}</dt><dd><code class="mono">${g.owner}</code>${organizerLink(g.owner)}</dd>
+<dt>${t('seal-owner')}</dt><dd><code class="mono">${g.owner}</code>${organizerLink(g.owner, l)}</dd>
 <dt>${t('seal-hash')}</dt><dd>${hex(seal.hash)}</dd>
 <dt>${t('v-seal-log')}</dt><dd>${logEntry(cert, 'seal_log_index', l)}</dd>
 <dt>${t('v-seal-timestamps')}</dt><dd>${timestampLines((cert as Stamps).seal_timestamps, 'seal', undefined, l)}</dd>

@@ -9,12 +9,12 @@ import { verifyCertificate } from '../proof/verifier.ts';
 import {
   fetchJson,
   fillTimestampLines,
-  note,
   pageText,
   renderChecks,
   type ShownCheck,
   shownCheck,
 } from './check-list.ts';
+import { noteLine } from './check-notes.ts';
 import { pageLogChecks, typedTsaTrust, wireEvidenceSettings } from './log-page-check.ts';
 import { chainsFor, relayRound } from './relay-fetch.ts';
 
@@ -71,7 +71,7 @@ async function relayInputs(section: HTMLElement, certificate: unknown) {
     relayRound(relay, beacon.chain_hash, beacon.round),
   ]);
   if (round.problem !== undefined) {
-    notes.push(note('drand relay record', `not compared: could not read ${round.url}: ${round.problem}`));
+    notes.push(noteLine('relayLabel', 'relayUnread', { url: round.url, problem: String(round.problem) }));
   }
   return { chains, notes, beaconRecord: round.record };
 }
@@ -104,7 +104,9 @@ async function run(section: HTMLElement, button: HTMLButtonElement): Promise<voi
     const checks = [
       checkPage(section, certificate),
       // v1's trust line is a statement, not something the browser could check: shown as a note.
-      ...report.checks.map((c) => (c.id === 'trust' ? note(c.label, c.detail) : shownCheck(c))),
+      ...report.checks.map((c) =>
+        c.id === 'trust' ? { ...shownCheck(c), state: 'note' as const } : shownCheck(c),
+      ),
       ...(await pageLogChecks(certificate, keys, report.outside)),
       ...(extra?.notes ?? []),
     ];

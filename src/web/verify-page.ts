@@ -5,6 +5,7 @@ import type { CertificateV2 } from '../proof/v2-types.ts';
 import type { CertificateV1 } from '../proof/verify-v1.ts';
 import { DRAND_URL } from '../randomness/sources/drand.source.ts';
 import { PAGE_SCRIPT_URL, VERIFY_SCRIPT_URL } from './browser-modules.ts';
+import { checkTextBlock } from './check-text.ts';
 import { type FirstNames, personName } from './giveaway-results.ts';
 import { languageSwitch, localeFor, type PageLocale, pageHref } from './page-language.ts';
 import { hex, logEntry, PAGE_STYLE, time } from './page-parts.ts';
@@ -113,7 +114,7 @@ export function renderCertificatePage(
   const title = isCertificateV2(cert) ? cert.seal.giveaway.title : cert.title;
   const head = html`<meta name="description" content="${t('v-meta', { id: cert.certificate_id, title })}">
 <link rel="alternate" type="application/json" href="${urls.json}"><script type="module" src="${VERIFY_SCRIPT_URL}"></script><script type="module" src="${PAGE_SCRIPT_URL}"></script>
-${clientText(locale)}`;
+${clientText(locale)}${checkTextBlock(locale)}`;
   return layout({
     title: `${title} — ${t('v-title-suffix', { id: cert.certificate_id })}`,
     body,

@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { FluentResource } from '@fluent/bundle';
 import { COMMANDS } from '../../src/bot/commands.ts';
+import type { RedFlagKind } from '../../src/giveaways/results/organizer-record.ts';
 import { LANGUAGES, LOCALES_DIR, translate } from '../../src/i18n/catalogue.ts';
 import { AMENDMENT_REASONS } from '../../src/proof/amendments.ts';
+import { CHECK_DETAILS } from '../../src/proof/check-phrases.ts';
+import { CHECK_LABEL_CODES } from '../helpers/check-codes.ts';
 
 /** The Fluent files of one language: one per area (bot, app, pages), or the named one alone. */
 function catalogueFiles(language: string, only?: string): string[] {
@@ -105,10 +108,18 @@ function pagesCode(): string {
     .join('\n');
 }
 
+/** The kinds of red flag an organizer's record names (RedFlagKind). */
+const RED_FLAGS = ['multiple_seals', 'shared_round', 'reserve_order'] satisfies RedFlagKind[];
+
 /** Keys the pages build from a list rather than name literally. */
 const PAGES_DYNAMIC: Record<string, readonly string[]> = {
   'g-status-': ['active', 'sealing', 'sealed', 'completed'],
   'reason-': AMENDMENT_REASONS,
+  'o-flag-': RED_FLAGS,
+  'o-flag-why-': RED_FLAGS,
+  // The check lines' words, said by the codes a check carries (proof/check-phrases.ts).
+  'chk-': [...Object.keys(CHECK_DETAILS), 'state-ok', 'state-warn', 'state-bad'],
+  'chk-label-': CHECK_LABEL_CODES,
 };
 
 test('every message the pages name exists in every language, and every pages message is used', () => {

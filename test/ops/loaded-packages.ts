@@ -23,7 +23,9 @@ const server = await startServer(
 );
 const serving = [...loaded].sort();
 // Node's own fetch implementation, loaded on first use of fetch (or by an ESM import of node:http).
-const fetchLoaded = process.moduleLoadList.some((name) => name.includes('undici'));
+const fetchLoaded = (process as unknown as { moduleLoadList: string[] }).moduleLoadList.some((name) =>
+  name.includes('undici'),
+);
 const reference = await Promise.all(
   ['/docs/', '/docs/js/scalar.js'].map(async (path) => (await fetch(`${server.url}${path}`)).status),
 );

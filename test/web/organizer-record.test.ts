@@ -263,6 +263,60 @@ for (const target of await storeTargets()) {
       }
     });
 
+    test('in Russian: Accept-Language or ?lang=ru, every label, flag and reason from the catalogue', async () => {
+      const key = await t.key();
+      const a = await sealed(key);
+      const b = await sealed(key);
+      await drawnLate(key, a.id, a.seal, 2000);
+      assert.equal((await replace(t, key, a.id, 1, { reason: 'duplicate_account' })).statusCode, 200);
+      const owner = a.seal.giveaway.owner;
+      const ru = await get(`/o/${owner}`, { 'accept-language': 'ru-RU,ru;q=0.9,en;q=0.5' });
+      assert.equal(ru.statusCode, 200);
+      assert.equal(ru.headers.vary, 'accept, accept-language');
+      const page = ru.body;
+      assert.match(page, /<html lang="ru">/);
+      assert.match(page, /<a href="\/o\/[^"]+\?lang=en" hreflang="en" lang="en">English<\/a>/, 'the switch');
+      assert.match(page, /<h1>Организатор <code class="mono">/);
+      assert.match(page, /<h2 id="flags-heading" class="bad">Тревожные признаки<\/h2><p>1 тревожный признак/);
+      assert.match(page, /<strong>Розыгрыши запечатаны на одном раунде drand<\/strong>: копии розыгрыша/);
+      assert.match(page, /<dd data-median>2,001 с/, 'a Russian decimal comma');
+      assert.match(page, /<li data-reason="duplicate_account">1 повторный аккаунт<\/li>/);
+      assert.match(page, /<caption>2 розыгрыша, сначала новые<\/caption>/);
+      assert.ok(page.includes(`data-giveaway="${b.id}"`));
+      // No English sentence of the page is left: the words below are each in one of its strings.
+      for (const english of [
+        'Red flags',
+        'At a glance',
+        'Giveaways sealed',
+        'newest first',
+        'not drawn yet',
+        'How this record is made',
+        'the transparency log',
+        'were sealed on the same drand round',
+      ]) {
+        assert.ok(!page.includes(english), english);
+      }
+      const chosen = await get(`/o/${owner}?lang=ru`);
+      assert.match(chosen.body, /<html lang="ru">/);
+      assert.ok(
+        chosen.body.includes(`href="/g/${a.id}?lang=ru"`),
+        'the chosen language is kept in its links',
+      );
+      assert.notEqual(chosen.headers.etag, ru.headers.etag, 'each form of the page is tagged apart');
+      const english = await get(`/o/${owner}?lang=en`, { 'accept-language': 'ru' });
+      assert.match(english.body, /<html lang="en">/);
+      assert.match(english.body, /<h2 id="flags-heading" class="bad">Red flags<\/h2>/);
+      const missing = await get('/o/o_AAAAAAAAAAAAAAAA', { 'accept-language': 'ru' });
+      assert.equal(missing.statusCode, 404);
+      assert.match(missing.body, /У этого организатора нет досье/);
+      const g = await get(`/g/${b.id}`, { 'accept-language': 'ru' });
+      assert.match(
+        g.body,
+        /<dt>Организатор<\/dt>.*>досье организатора<\/a>/s,
+        'the row on /g speaks Russian too',
+      );
+    });
+
     test('every /g and /verify page links to the record', async () => {
       const key = await t.key();
       const open = await createVerifiable(t, key);

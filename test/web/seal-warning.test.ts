@@ -41,7 +41,7 @@ describe('a seal without outside evidence reads as a warning', () => {
   test('check list: its own class, mark and word, not a green tick', () => {
     const g = globalThis as { document?: unknown };
     const saved = g.document;
-    g.document = { createElement: (tag: string) => new FakeElement(tag) };
+    g.document = { createElement: (tag: string) => new FakeElement(tag), getElementById: () => null };
     try {
       const list = new FakeElement('ul');
       renderChecks(list as unknown as HTMLElement, [

@@ -8,6 +8,14 @@ export interface BotUser {
   language_code: string | null;
 }
 
+/** What a contact's update needs to know of the user's languages. */
+export interface ContactLanguages {
+  /** Chosen with /language; null: from Telegram's language_code. */
+  language: string | null;
+  /** Of the menu button set in the private chat; null: none, the bot's default shows. */
+  menuLanguage: string | null;
+}
+
 /** Winners per draw are capped at 1000; chunks keep each statement's parameter list small. */
 const CHUNK = 500;
 
@@ -15,12 +23,13 @@ export function createBotUserRepository(db: Kysely<Database>) {
   return {
     /**
      * Records a private-chat contact (the first time is when the user started the bot) and
-     * returns the language the user chose with /language, if any.
+     * returns the language the user chose with /language, if any, and the language of the menu
+     * button set in their chat, if any.
      */
-    async recordContact(user: BotUser, at: number): Promise<string | null> {
+    async recordContact(user: BotUser, at: number): Promise<ContactLanguages> {
       const row = await db
         .insertInto('bot_users')
-        .values({ ...user, started_at: at, last_seen_at: at, language: null })
+        .values({ ...user, started_at: at, last_seen_at: at, language: null, menu_language: null })
         .onConflict((oc) =>
           oc.column('telegram_id').doUpdateSet({
             username: user.username,
@@ -29,9 +38,18 @@ export function createBotUserRepository(db: Kysely<Database>) {
             last_seen_at: at,
           }),
         )
-        .returning('language')
+        .returning(['language', 'menu_language'])
         .executeTakeFirst();
-      return row?.language ?? null;
+      return { language: row?.language ?? null, menuLanguage: row?.menu_language ?? null };
+    },
+
+    /** Remembers the language of the menu button set in the user's chat (null: the default). */
+    async setMenuLanguage(telegramId: number, language: string | null): Promise<void> {
+      await db
+        .updateTable('bot_users')
+        .set({ menu_language: language })
+        .where('telegram_id', '=', telegramId)
+        .execute();
     },
 
     /** The user's chosen language and Telegram's language_code, for messages sent later. */

@@ -7,6 +7,8 @@ export function createBotUserService({ users, clock }: { users: BotUserRepositor
     startedAmong: (telegramIds: readonly number[]) => users.startedAmong(telegramIds),
     languageOf: (telegramId: number) => users.languageOf(telegramId),
     setLanguage: (telegramId: number, language: string) => users.setLanguage(telegramId, language),
+    setMenuLanguage: (telegramId: number, language: string | null) =>
+      users.setMenuLanguage(telegramId, language),
     startedEntrants: (giveawayId: number, afterId: number, limit: number) =>
       users.startedEntrants(giveawayId, afterId, limit),
   };

@@ -9,6 +9,7 @@ import type { DrandChainInfo } from '../../proof/v2-types.ts';
 import { parseOptions, UsageError } from '../command.ts';
 import { verifyCertificateFrom } from './verify-certificate-cli.ts';
 import { emit } from './verify-cli-output.ts';
+import { VERIFY_OPTIONS } from './verify-cli-usage.ts';
 import { nodeSha256, type VerifyArgs, type VerifyContext, type VerifyIo } from './verify-context.ts';
 import {
   CannotCheck,
@@ -21,7 +22,6 @@ import {
 } from './verify-inputs.ts';
 import { verifyReceiptFrom } from './verify-receipt-cli.ts';
 import { verifyResultFrom } from './verify-result-cli.ts';
-import { VERIFY_OPTIONS } from './verify-cli-usage.ts';
 
 /** tyche-verify.mjs's own reading of its command line (tyche's is done by its command table). */
 export function parseVerifyArgs(argv: string[]): VerifyArgs & { help: boolean } {

@@ -4,6 +4,7 @@
 // must date it before its round; a certificate's, after the round and not in the future. Each
 // valid seal token is an outside attestation of the seal's time (outside-evidence.ts).
 
+import { phrase } from '../check-phrases.ts';
 import { type OutsideAttestation, sealRoundAt } from '../outside-evidence.ts';
 import { type Check, HEX32, isRecord, makeCheck, type Report } from '../report.ts';
 import type { AnchorInput } from './anchors.ts';
@@ -114,7 +115,13 @@ function tokensCheck(of: StampedKind, tokens: readonly TokenVerdict[]): Check {
   const problem = bad.length
     ? `${summary}; failed: ${bad.map((t) => `${nameOf(t)} (${t.tsa}): ${t.reason}`).join('; ')}`
     : null;
-  return makeCheck(`${of}-timestamps`, LABEL[of], problem, summary);
+  const names = good.length ? ` (${good.map(nameOf).join(', ')})` : '';
+  const coded = phrase(
+    of === 'seal' ? 'timestamps-seal' : 'timestamps-certificate',
+    { good: good.length, all: tokens.length, names },
+    summary,
+  );
+  return makeCheck(`${of}-timestamps`, LABEL[of], problem, coded);
 }
 
 async function evidenceOf(

@@ -18,6 +18,7 @@ import * as signingKeyUse from './016-signing-key-use.ts';
 import * as amendments from './017-amendments.ts';
 import * as termsAndOwnerEntries from './018-terms-and-owner-entries.ts';
 import * as usageLeases from './019-usage-leases.ts';
+import * as botMenuLanguage from './020-bot-menu-language.ts';
 import type { DataSteps } from './data-steps.ts';
 
 /**
@@ -48,6 +49,7 @@ export function migrationProviderWith(steps?: DataSteps): MigrationProvider {
     '017-amendments': amendments,
     '018-terms-and-owner-entries': termsAndOwnerEntries,
     '019-usage-leases': usageLeases,
+    '020-bot-menu-language': botMenuLanguage,
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,6 +1,8 @@
 // The Mini App's small DOM kit: elements built with textContent only (no string of the server's
 // or a user's ever becomes markup), the words of the user's language, and local times.
 
+import { useCheckWords } from '../check-list.ts';
+
 type Child = Node | string | null | undefined | false;
 
 export function el<K extends keyof HTMLElementTagNameMap>(
@@ -27,6 +29,8 @@ export function setLanguage(code: string): void {
   language = all[code] ? code : 'en';
   words = all[language];
   document.documentElement.lang = language;
+  // The receipt checks speak it too (their words are among the app's, English has none).
+  useCheckWords(words);
 }
 
 export const currentLanguage = () => language;

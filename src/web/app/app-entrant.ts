@@ -19,6 +19,25 @@ export interface AppEntry {
   receipt_url: string | null;
   certificate_id: string | null;
   verify_url: string | null;
+  /** The winner position the entrant holds now in a drawn giveaway, and whether they claimed it. */
+  claim: EntryClaim | null;
+}
+
+export interface EntryClaim {
+  position: number;
+  /** When the prize was claimed (by the winner or the owner); null while unclaimed. */
+  claimed_at: string | null;
+  /** Until when it may be claimed; null when the giveaway sets no deadline. */
+  deadline: string | null;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function claimOf(
+  w: { position: number; claimedAt: number | null; deadline: number | null } | undefined,
+): EntryClaim | null {
+  if (!w) return null;
+  return { position: w.position, claimed_at: iso(w.claimedAt), deadline: iso(w.deadline) };
 }
 
 /**
@@ -26,7 +45,7 @@ export interface AppEntry {
  * each receipt itself, and Claim. Only the signed-in user's own entries and salts are ever read.
  */
 export function createAppEntrant(deps: {
-  giveaways: Pick<AppGiveaways, 'entriesOf' | 'claimAsWinner' | 'public'>;
+  giveaways: Pick<AppGiveaways, 'entriesOf' | 'claimAsWinner' | 'winnerStandingOf' | 'public'>;
 }) {
   const { giveaways } = deps;
   return {
@@ -34,6 +53,14 @@ export function createAppEntrant(deps: {
       const entries = await giveaways.entriesOf(telegramId, LISTED);
       // The public view adds the end time and the mode; at most LISTED reads, each by unique key.
       const views = await Promise.all(entries.map((e) => giveaways.public.view(e.public_id)));
+      // So the view knows on load whether a prize is claimed: only drawn entries still in the list.
+      const claims = await Promise.all(
+        entries.map((e) =>
+          e.status === 'completed' && !e.excluded
+            ? giveaways.winnerStandingOf(e.public_id, telegramId)
+            : undefined,
+        ),
+      );
       return entries.map((e, i) => ({
         public_id: e.public_id,
         title: e.title,
@@ -47,6 +74,7 @@ export function createAppEntrant(deps: {
         receipt_url: e.excluded ? null : e.receipt_url,
         certificate_id: e.certificate_id,
         verify_url: views[i]?.verify_url ?? null,
+        claim: claimOf(claims[i]),
       }));
     },
 

@@ -6,6 +6,7 @@ export type AppGiveaways = Pick<
   GiveawayService,
   | 'entriesOf'
   | 'claimAsWinner'
+  | 'winnerStandingOf'
   | 'list'
   | 'get'
   | 'create'

@@ -2,6 +2,7 @@
 // here, check by check, "did I win" computed here, the certificate, its amendments, and Claim.
 
 import type { ShownCheck } from '../check-list.ts';
+import { noteWord } from '../check-notes.ts';
 import { ApiProblem, api } from './app-api.client.ts';
 import { buzz, open, setBack } from './app-bridge.client.ts';
 import { $, el, localTime, status, t } from './app-dom.client.ts';
@@ -67,14 +68,16 @@ export function createEntrantView(user: { telegram_id: number }) {
               stateBadge(entry.status),
               el('span', { text: t('app-entry-number', { entry: entry.entry_number }) }),
             ),
-            entry.excluded
-              ? el('span', {
-                  class: 'hint',
-                  text: t('app-excluded', { reason: t(`reason-${entry.excluded}`) }),
-                })
-              : entry.ends_at && entry.status === 'active'
-                ? el('span', { class: 'hint', text: t('app-ends-at', { time: localTime(entry.ends_at) }) })
-                : null,
+            entry.claim?.claimed_at
+              ? el('span', { class: 'hint', text: claimedOn(entry.claim.claimed_at) })
+              : entry.excluded
+                ? el('span', {
+                    class: 'hint',
+                    text: t('app-excluded', { reason: t(`reason-${entry.excluded}`) }),
+                  })
+                : entry.ends_at && entry.status === 'active'
+                  ? el('span', { class: 'hint', text: t('app-ends-at', { time: localTime(entry.ends_at) }) })
+                  : null,
           );
           card.addEventListener('click', () => void detail(entry));
           return el('li', {}, card);
@@ -117,6 +120,9 @@ export function createEntrantView(user: { telegram_id: number }) {
       amendments,
       links,
     );
+    // A prize claimed before (here, in the bot or by the owner) is said at once, never offered again.
+    const claimedAt = entry.claim?.claimed_at;
+    if (claimedAt) claim.replaceChildren(claimedLine(claimedAt));
     if (entry.excluded || !entry.salt) {
       outcome.textContent = t('app-excluded', { reason: t(`reason-${entry.excluded ?? 'other'}`) });
       return;
@@ -153,12 +159,12 @@ export function createEntrantView(user: { telegram_id: number }) {
           ),
         );
       }
-      if (result.outcome.won && result.outcome.position && entry.status === 'completed') {
+      if (!claimedAt && result.outcome.won && result.outcome.position && entry.status === 'completed') {
         claim.replaceChildren(claimButton(entry, result.outcome.position));
       }
     } catch (error) {
       outcome.textContent = t('app-error', { detail: (error as Error).message });
-      shown.push({ label: 'Check', state: 'bad', detail: (error as Error).message });
+      shown.push({ label: noteWord('checkLabel'), state: 'bad', detail: (error as Error).message });
     }
     const counted = shown.filter((c) => c.state !== 'note');
     const failed = counted.filter((c) => c.state === 'bad').length;
@@ -181,8 +187,9 @@ export function createEntrantView(user: { telegram_id: number }) {
           `/app/api/entries/${encodeURIComponent(entry.public_id)}/winners/${position}/claim`,
           { method: 'POST' },
         );
-        said.textContent = t('app-claim-done', { time: localTime(claimed.claimed_at) });
+        said.textContent = claimedOn(claimed.claimed_at);
         button.hidden = true;
+        entry.claim = { position, claimed_at: claimed.claimed_at, deadline: claimed.claim_deadline };
         buzz('success');
       } catch (error) {
         said.textContent = t('app-error', {
@@ -197,6 +204,10 @@ export function createEntrantView(user: { telegram_id: number }) {
 
   return { list };
 }
+
+const claimedOn = (at: string) => t('app-claimed-on', { time: localTime(at) });
+const claimedLine = (at: string) =>
+  el('p', { class: 'claimed', text: claimedOn(at), attrs: { role: 'status', 'data-claimed-at': at } });
 
 export function linkButton(text: string, url: string): HTMLAnchorElement {
   const link = el('a', {

@@ -13,7 +13,8 @@ import { fromHex, toHex } from '../../proof/hex.ts';
 import { ticketChecks } from '../../proof/receipt-checks.ts';
 import { isRecord } from '../../proof/report.ts';
 import type { SealedPlace, Ticket } from '../../proof/v2-types.ts';
-import { fetchJson, fetchJsonOr404, note, type ShownCheck, shownCheck } from '../check-list.ts';
+import { fetchJson, fetchJsonOr404, type ShownCheck, shownCheck } from '../check-list.ts';
+import { line, noteLine } from '../check-notes.ts';
 import { pageSealLogChecks } from '../log-page-check.ts';
 import { checkedAmendments, relayRecordChecks, verifyPlace } from '../receipt-verification.ts';
 import { chainsFor } from '../relay-fetch.ts';
@@ -47,9 +48,7 @@ export async function checkReceipt(
   show: (checks: ShownCheck[]) => void,
 ): Promise<ReceiptResult> {
   const leaf = toHex(entrantLeafHash(fromHex(entry.salt), telegramId, sha256));
-  show([
-    { label: 'Leaf hash', state: 'ok', detail: `${leaf}: computed here from your Telegram id and salt` },
-  ]);
+  show([line('ok', 'leafLabel', 'leafComputed', { leaf })]);
   const base = `/g/${encodeURIComponent(entry.public_id)}`;
   const [g, keys, ticket] = (await Promise.all([
     fetchJson(`${base}.json`),
@@ -58,9 +57,7 @@ export async function checkReceipt(
   ])) as [PublicGiveaway, unknown, Ticket | undefined];
   const result: ReceiptResult = { leaf, outcome: { key: 'app-outcome-open' }, amendments: [] };
   if (ticket === undefined) {
-    show([
-      { label: 'Entry ticket', state: 'bad', detail: 'this giveaway has no entry with your receipt code' },
-    ]);
+    show([line('bad', 'ticketLabel', 'noEntry')]);
     return { ...result, outcome: { key: 'app-outcome-missing' } };
   }
   show(ticketChecks(ticket, { publicId: g.public_id, leafHash: leaf }, keys, sha256).map(shownCheck));
@@ -68,7 +65,7 @@ export async function checkReceipt(
   if (g.draw_mode === 'instant') return { ...result, outcome: await instantOutcome(g, telegramId) };
   const seal = g.seal;
   if (!seal) {
-    show([note('Sealed list', 'not sealed yet: there is no list to check your place in')]);
+    show([noteLine('sealedListLabel', 'notSealed')]);
     return result;
   }
   const [proof, relayChains] = await Promise.all([
@@ -76,9 +73,7 @@ export async function checkReceipt(
     chainsFor(g.drand.relay, seal.beacon.chain_hash),
   ]);
   if (proof === undefined) {
-    show([
-      { label: 'Receipt inclusion proof', state: 'bad', detail: 'your entry is not in the sealed list' },
-    ]);
+    show([line('bad', 'proofLabel', 'notInList')]);
     return { ...result, outcome: { key: 'app-outcome-missing' } };
   }
   const { certificate, report } = await verifyPlace({

@@ -49,8 +49,8 @@ app-certificate = Open the certificate
 app-amendments-head = Replacements after the draw
 app-amendment-item = Winner #{ $position } replaced by reserve #{ $reserve }: { $reason }
 app-claim = Claim the prize
-app-claim-done = Claimed { $time }.
 app-claim-until = Claim by { $time }.
+app-claimed-on = Claimed on { $time }.
 
 app-business-only = Giveaways are run on the Business plan; your plan is { $plan }. The bot's /plan says how to upgrade.
 app-giveaways-none = You have no giveaways yet.

@@ -49,8 +49,8 @@ app-certificate = Открыть сертификат
 app-amendments-head = Замены после розыгрыша
 app-amendment-item = Победитель №{ $position } заменён запасным №{ $reserve }: { $reason }
 app-claim = Забрать приз
-app-claim-done = Приз забран { $time }.
 app-claim-until = Заберите приз до { $time }.
+app-claimed-on = Приз забран { $time }.
 
 app-business-only = Розыгрыши проводятся на тарифе Business; ваш тариф — { $plan }. Команда /plan в боте расскажет, как его сменить.
 app-giveaways-none = У вас пока нет розыгрышей.
