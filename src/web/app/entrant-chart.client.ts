@@ -4,7 +4,23 @@
 
 import uPlot from 'uplot';
 import type { EntrantSeries } from '../../giveaways/results/entrant-series.ts';
-import { el, t } from './app-dom.client.ts';
+import { currentLanguage, el, t } from './app-dom.client.ts';
+
+/**
+ * The time axis in the user's language and clock (uPlot's own labels are English, 12-hour): the
+ * hour at every tick, and the day under the first tick and under each midnight.
+ */
+function timeLabels(): (u: uPlot, splits: number[]) => string[] {
+  const language = currentLanguage();
+  const time = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' });
+  const day = new Intl.DateTimeFormat(language, { day: 'numeric', month: 'short' });
+  return (_u, splits) =>
+    splits.map((s, i) => {
+      const at = new Date(s * 1000);
+      const midnight = at.getHours() === 0 && at.getMinutes() === 0;
+      return i === 0 || midnight ? `${time.format(at)}\n${day.format(at)}` : time.format(at);
+    });
+}
 
 const cssVar = (name: string, fallback: string) =>
   getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
@@ -42,7 +58,7 @@ export function entrantChart(series: EntrantSeries | null): HTMLElement {
           total: { range: (_u, _min, max) => [0, Math.max(1, max)] },
         },
         axes: [
-          { ...axis, stroke: fg },
+          { ...axis, stroke: fg, values: timeLabels() },
           { ...axis, scale: 'joins', size: 40 },
           { ...axis, scale: 'total', side: 1, size: 44, grid: { show: false } },
         ],
