@@ -18,7 +18,6 @@ import {
 import type { Outcome } from '../proof/receipt-outcome.ts';
 import { isRecord } from '../proof/report.ts';
 import type { Receipt, SealedPlace, Ticket } from '../proof/v2-types.ts';
-import { OPERATOR_TRUST_LABEL } from '../proof/verifier.ts';
 import {
   fetchJson,
   fetchJsonOr404,
@@ -112,16 +111,15 @@ function amendedStanding(certificate: unknown, keys: unknown, leaf: string) {
 }
 
 async function instantOutcome(g: PublicGiveaway, code: ReceiptCode): Promise<string> {
-  const base = `This giveaway is drawn instantly: there is no sealed list, and ${OPERATOR_TRUST_LABEL}.`;
-  if (g.status !== 'completed' || !g.certificate_id) return `Your entry is acknowledged. ${base}`;
+  const then = text('instant');
+  if (g.status !== 'completed' || !g.certificate_id) return text('instantPending', { then });
   const cert = await fetchJson(`/verify/${encodeURIComponent(g.certificate_id)}.json`);
   const winners =
     isRecord(cert) && Array.isArray(cert.winners) ? (cert.winners as Record<string, unknown>[]) : [];
   const mine = winners.find((w) => w.telegram_id === code.telegramId);
-  const said = mine
-    ? `The certificate lists you as winner #${String(mine.position)}.`
-    : 'The certificate does not list you among the winners.';
-  return `${said} ${base}`;
+  return mine
+    ? text('instantWon', { position: String(mine.position), then })
+    : text('instantNotWon', { then });
 }
 
 async function check(code: ReceiptCode): Promise<void> {

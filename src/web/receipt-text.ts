@@ -17,6 +17,22 @@ export const RECEIPT_TEXT_KEYS = {
     en: 'this giveaway has no entry with this receipt code: check that the link is complete',
   },
   ticketLabel: { key: 'rc-ticket-label', slots: [], en: 'Entry ticket' },
+  instant: {
+    key: 'rc-instant',
+    slots: [],
+    en: "This giveaway is drawn instantly: there is no sealed list, and the operator's randomness must be trusted.",
+  },
+  instantPending: { key: 'rc-instant-pending', slots: ['then'], en: 'Your entry is acknowledged. {then}' },
+  instantWon: {
+    key: 'rc-instant-won',
+    slots: ['position', 'then'],
+    en: 'The certificate lists you as winner #{position}. {then}',
+  },
+  instantNotWon: {
+    key: 'rc-instant-not-won',
+    slots: ['then'],
+    en: 'The certificate does not list you among the winners. {then}',
+  },
   notSealedNote: {
     key: 'rc-not-sealed-note',
     slots: [],
