@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LANGUAGES } from '../../src/i18n/catalogue.ts';
-import { CHECK_DETAILS, fillSlots } from '../../src/proof/check-phrases.ts';
+import { CHECK_DETAILS, fillSlots, phrase } from '../../src/proof/check-phrases.ts';
 import { ticketChecks } from '../../src/proof/receipt-checks.ts';
-import type { Check } from '../../src/proof/report.ts';
+import { type Check, makeCheck } from '../../src/proof/report.ts';
 import { verifyCertificate, verifyReceipt } from '../../src/proof/verifier.ts';
+import { shownCheck, useCheckWords } from '../../src/web/check-list.ts';
 import { CHECK_NOTES } from '../../src/web/check-notes.ts';
 import { checkWords } from '../../src/web/check-text.ts';
 import { CHECK_DETAIL_CODES, CHECK_LABEL_CODES } from '../helpers/check-codes.ts';
@@ -72,4 +73,25 @@ test('the checks of a receipt and a certificate carry codes the catalogue has; t
   // The codes stay out of JSON and of deep comparisons: the CLI's --json is what it was.
   assert.ok(!JSON.stringify(checks).includes('"says"'));
   assert.ok(!Object.keys(checks[0]).includes('says'));
+});
+
+test('how the log key came to be trusted is said in the page language too', () => {
+  useCheckWords(checkWords('ru'));
+  try {
+    const check = makeCheck(
+      'log-checkpoint',
+      'Log checkpoint',
+      null,
+      phrase('log-checkpoint-ok', {
+        origin: 'tyche.example/log',
+        size: 3,
+        source: 'pinned now, on first use',
+      }),
+    );
+    const shown = shownCheck(check);
+    assert.match(shown.detail, /закреплён сейчас, при первом использовании/);
+    assert.doesNotMatch(shown.detail, /pinned/);
+  } finally {
+    useCheckWords({});
+  }
 });
