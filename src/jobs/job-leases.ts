@@ -114,5 +114,10 @@ export function createLeaseKeeper(deps: LeaseKeeperDeps) {
 
     /** Renews every held lease now; resolves with how many were renewed. */
     renew,
+
+    /** The run learnt by itself that its claim is gone: it is told through its signal, as on renewal. */
+    lost(lease: Lease, reason: string): void {
+      lose(lease as HeldLease, reason);
+    },
   };
 }

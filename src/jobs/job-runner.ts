@@ -8,6 +8,13 @@
  * exists, the webhook id was delivered) or make it with a statement that does nothing the
  * second time.
  *
+ * An effect that can neither be checked nor repeated harmlessly (a Telegram message: the Bot API
+ * has no idempotency key) is announced through `run.beginEffect()` right before it is made. The
+ * announcement is written under the run's claim, so a run whose lease has passed to another
+ * process makes no effect. It stays in the job until `complete`, so when a run dies (or throws)
+ * between its effect and `complete`, the next claim learns that the effect may have been made: it
+ * is made again (never lost), and the handler knows it is a possible repeat (see JobRun).
+ *
  * While a handler runs, its lease is renewed (job-leases.ts), so a run may take longer than the
  * lease. A run whose lease was lost anyway (this process stalled past it and another claimed the
  * job) is told through its AbortSignal, and what it returns is not recorded: every write of an
@@ -25,18 +32,32 @@
  */
 
 import type { Clock } from '../shared/clock.ts';
-import type { ClaimInput, Job, RetryInput } from './job.repository.ts';
+import { type ClaimInput, EFFECT_BEGUN, type Job, type RetryInput } from './job.repository.ts';
 import { createLeaseKeeper, type Lease, type LeaseStore } from './job-leases.ts';
 
 export type { Job } from './job.repository.ts';
 
 export type JobOutcome = { done: true } | { retryAt: number; reason?: string };
 
+/** What the runner gives a handler beside the job. */
+export interface JobRun {
+  /** Aborted when the run's lease was lost: stop, the outcome will not be recorded. */
+  signal: AbortSignal;
+  /**
+   * To be awaited right before an effect that cannot be taken back (see the top of this file).
+   * Rejects, and aborts `signal`, when the claim no longer holds the job: make no effect then.
+   * Resolves with `repeated` true when an earlier run of the job began its effect and then died,
+   * or threw, before the job was done: the effect may have been made already. (An earlier run
+   * that asked to run again later, `retryAt`, said that its effect was not made.)
+   */
+  beginEffect(): Promise<{ repeated: boolean }>;
+}
+
 /**
- * `signal` is aborted when the run's lease was lost: stop, the outcome will not be recorded. The
- * runner always passes it; a caller that runs a handler directly (a wrapper, a test) may not.
+ * `signal` (also `run.signal`) is aborted when the run's lease was lost. The runner always passes
+ * both; a caller that runs a handler directly (a wrapper, a test) may not.
  */
-export type JobHandler = (job: Job, signal?: AbortSignal) => Promise<JobOutcome>;
+export type JobHandler = (job: Job, signal?: AbortSignal, run?: JobRun) => Promise<JobOutcome>;
 
 /**
  * What the runner needs of a queue. Each write names the claim it settles (`attempts` at the
@@ -50,6 +71,8 @@ export interface JobQueue {
   fail?(id: number, input: { at: number; error: string; claim?: number }): Promise<unknown>;
   /** A queue without it never renews: each run must end within its lease. */
   renewLeases?: LeaseStore['renewLeases'];
+  /** A queue without it takes `beginEffect` on trust: its handlers make no such effects. */
+  beginEffect?(id: number, input: { claim: number; at: number }): Promise<boolean>;
 }
 
 /** How many failures a job of a kind may have before it is given up, when not set per kind. */
@@ -149,6 +172,26 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     return jobs.retry(job.id, { runAt, error: outcome.reason ?? 'handler asked to run again later', claim });
   }
 
+  function runOf(job: Job, lease: Lease, begun: () => void): JobRun {
+    // Read from the row as this claim found it, before this run writes its own note.
+    const repeated = job.lastError?.startsWith(EFFECT_BEGUN) ?? false;
+    return {
+      signal: lease.signal,
+      async beginEffect() {
+        lease.signal.throwIfAborted();
+        const held = jobs.beginEffect
+          ? await jobs.beginEffect(job.id, { claim: job.attempts, at: now() })
+          : true;
+        if (!held) {
+          leases.lost(lease, 'its lease ended or another process claimed the job before its effect');
+          throw lease.signal.reason;
+        }
+        begun();
+        return { repeated };
+      },
+    };
+  }
+
   async function execute(job: Job, lease: Lease): Promise<Result> {
     const handler = Object.hasOwn(handlers, job.kind) ? handlers[job.kind] : undefined;
     if (!handler) {
@@ -158,8 +201,12 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       const retryAt = now() + backoffMs(job.attempts);
       return { outcome: { retryAt, reason: `no handler for kind ${job.kind}` } };
     }
+    let begun = false;
+    const run = runOf(job, lease, () => {
+      begun = true;
+    });
     try {
-      return { outcome: await handler(job, lease.signal) };
+      return { outcome: await handler(job, lease.signal, run) };
     } catch (error) {
       const reason = error instanceof Error ? error.message || error.name : String(error);
       // A run stopped because its lease was lost did not fail: the job is let go, uncounted.
@@ -168,7 +215,9 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
         { job: job.id, kind: job.kind, key: job.key, attempts: job.attempts, err: error },
         'job failed',
       );
-      return { failure: reason };
+      // Failing after its effect began (no answer from Telegram, or a write after the send), the
+      // run cannot say the effect was not made: the note stays at the head of the error.
+      return { failure: begun ? `${EFFECT_BEGUN}, then the run failed: ${reason}` : reason };
     }
   }
 

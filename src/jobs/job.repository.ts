@@ -89,6 +89,17 @@ export function toJob(row: Selectable<JobsTable>): Job {
   };
 }
 
+/**
+ * How `last_error` begins while a run makes an effect it cannot take back (a Telegram message)
+ * and until the job is done: a claim that finds it knows an earlier run may have made the effect.
+ */
+export const EFFECT_BEGUN = 'effect begun';
+
+/** `last_error` of a job done: the note of its effect under way has served; a failure's reason stays. */
+const lastErrorWhenDone = sql<
+  string | null
+>`case when last_error like ${`${EFFECT_BEGUN}%`} then null else last_error end`;
+
 /** Rows of `id` as long as `claim`, when given, is still the newest claim of it. */
 function heldBy(id: number, claim: number | undefined) {
   return (eb: ExpressionBuilder<Database, 'jobs'>) =>
@@ -167,7 +178,7 @@ export function createJobRepository(db: Kysely<Database>) {
     ): Promise<boolean> {
       const result = await (options.trx ?? db)
         .updateTable('jobs')
-        .set({ done_at: at, locked_until: null })
+        .set({ done_at: at, locked_until: null, last_error: lastErrorWhenDone })
         .where(heldBy(id, options.claim))
         .where('done_at', 'is', null)
         .executeTakeFirst();
@@ -209,6 +220,25 @@ export function createJobRepository(db: Kysely<Database>) {
         }))
         .where(heldBy(id, input.claim))
         .where('done_at', 'is', null)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /**
+     * Notes, just before a run makes an effect it cannot take back, that the effect is under way
+     * (in `last_error`, starting with EFFECT_BEGUN, until `complete`), so that a later claim
+     * knows the effect may have been made when this run dies before it is done. Only while
+     * `claim` still holds the job and its lease has not ended at `at`: false tells the run to
+     * make no effect, since another process may be running the job.
+     */
+    async beginEffect(id: number, input: { claim: number; at: number }): Promise<boolean> {
+      const note = `${EFFECT_BEGUN} in attempt ${input.claim} at ${new Date(input.at).toISOString()}, not yet recorded as done`;
+      const result = await db
+        .updateTable('jobs')
+        .set({ last_error: note })
+        .where(heldBy(id, input.claim))
+        .where('done_at', 'is', null)
+        .where('locked_until', '>', input.at)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },

@@ -1,3 +1,4 @@
+import { LeaseLostError } from '../../jobs/job-leases.ts';
 import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { BotLogger } from '../bot-logger.ts';
@@ -19,6 +20,8 @@ export function telegramJobOutcome(
   what: string,
   fields: Record<string, unknown>,
 ): JobOutcome {
+  // The run's claim is gone: nothing to decide here, the runner lets the job go uncounted.
+  if (error instanceof LeaseLostError) throw error;
   const failure = classifyTelegramError(error);
   const logged = {
     ...fields,

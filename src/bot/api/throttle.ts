@@ -1,5 +1,6 @@
 import type { Transformer } from 'grammy';
 import { realSleep, type Sleep } from '../sleep.ts';
+import { announceLeaving } from './job-message.ts';
 
 export interface ThrottleOptions {
   /** Calls a second over all chats (Telegram: about 30 messages a second). */
@@ -53,6 +54,8 @@ export function throttle(options: ThrottleOptions): Transformer {
   return async (prev, method, payload, signal) => {
     const waitMs = reserve(payload as Record<string, unknown>, method);
     if (waitMs > 0) await sleep(waitMs, (signal as AbortSignal | undefined) ?? new AbortController().signal);
+    // Only now does the call leave: a job's message is announced here, after the wait.
+    await announceLeaving(signal);
     return prev(method, payload, signal);
   };
 }

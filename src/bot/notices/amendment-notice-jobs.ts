@@ -1,8 +1,9 @@
 import type { Api } from 'grammy';
 import { languageOf, translatorFor } from '../../i18n/catalogue.ts';
 import type { NewJob } from '../../jobs/job.repository.ts';
-import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
+import type { Job, JobOutcome, JobRun } from '../../jobs/job-runner.ts';
 import type { Clock } from '../../shared/clock.ts';
+import { sendJobMessage } from '../api/job-message.ts';
 import { telegramJobOutcome } from '../api/job-outcome.ts';
 import { AMENDED_JOB, type AmendedJobPayload } from '../bot-jobs.ts';
 import type { BotLogger } from '../bot-logger.ts';
@@ -19,7 +20,7 @@ export const SUBSTITUTE_NOTICE_JOB = 'bot.substitute_notice';
  * the post in the giveaway's channel, when it has one, and a notice to the new winner, when they
  * have started the bot — each a job with a key of its own (the amendment's id), so a restart at
  * any point sends each once (Telegram has no idempotency key: only a process killed between
- * Telegram's answer and the job's commit could send one twice).
+ * handing one to Telegram and the job's commit leaves it to be sent again, and that is logged).
  */
 export function createAmendmentNoticeJobs(deps: {
   api: Pick<Api, 'sendMessage'>;
@@ -54,7 +55,7 @@ export function createAmendmentNoticeJobs(deps: {
     return { done: true };
   }
 
-  async function notify(job: Job): Promise<JobOutcome> {
+  async function notify(job: Job, _signal?: AbortSignal, run?: JobRun): Promise<JobOutcome> {
     const event = job.payload as AmendedEvent;
     const winner = event.substitute;
     const stored = await botUsers.languageOf(winner.telegram_id);
@@ -66,11 +67,13 @@ export function createAmendmentNoticeJobs(deps: {
       url: esc(event.verifyUrl),
     });
     const { text, ...markup } = withClaim(t, notice, event, deps.appUrl);
+    const fields = { amendment_id: event.amendmentId, telegram_id: winner.telegram_id };
     try {
-      await api.sendMessage(winner.telegram_id, text, { parse_mode: 'HTML', ...markup });
+      await sendJobMessage({ job, run, log, what: 'new winner notice', fields }, (signal) =>
+        api.sendMessage(winner.telegram_id, text, { parse_mode: 'HTML', ...markup }, signal),
+      );
       return { done: true };
     } catch (error) {
-      const fields = { amendment_id: event.amendmentId, telegram_id: winner.telegram_id };
       return telegramJobOutcome(error, job, { clock, log }, 'new winner notice', fields);
     }
   }

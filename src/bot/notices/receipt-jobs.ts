@@ -1,8 +1,9 @@
 import type { Api } from 'grammy';
 import { languageOf, translate } from '../../i18n/catalogue.ts';
 import type { NewJob } from '../../jobs/job.repository.ts';
-import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
+import type { Job, JobOutcome, JobRun } from '../../jobs/job-runner.ts';
 import type { Clock } from '../../shared/clock.ts';
+import { sendJobMessage } from '../api/job-message.ts';
 import { telegramJobOutcome } from '../api/job-outcome.ts';
 import type { BotLogger } from '../bot-logger.ts';
 import { esc, utcMinute } from '../format.ts';
@@ -73,7 +74,7 @@ export function createReceiptJobs(deps: {
     return { done: true };
   }
 
-  async function receipt(job: Job): Promise<JobOutcome> {
+  async function receipt(job: Job, _signal?: AbortSignal, run?: JobRun): Promise<JobOutcome> {
     const payload = job.payload as ReceiptPayload;
     const entry = await giveaways.sealedEntry(payload.giveawayId, payload.telegramId);
     // Excluded at the seal, or the list is gone: nothing to prove.
@@ -87,14 +88,14 @@ export function createReceiptJobs(deps: {
       round: String(entry.round),
       due: utcMinute(entry.roundAt),
     });
+    const fields = { public_id: entry.publicId, telegram_id: payload.telegramId };
     try {
-      await api.sendMessage(payload.telegramId, text, {
-        parse_mode: 'HTML',
-        link_preview_options: { is_disabled: true },
-      });
+      const options = { parse_mode: 'HTML', link_preview_options: { is_disabled: true } } as const;
+      await sendJobMessage({ job, run, log, what: 'receipt', fields }, (signal) =>
+        api.sendMessage(payload.telegramId, text, options, signal),
+      );
       return { done: true };
     } catch (error) {
-      const fields = { public_id: entry.publicId, telegram_id: payload.telegramId };
       return telegramJobOutcome(error, job, { clock, log }, 'receipt', fields);
     }
   }

@@ -1,8 +1,9 @@
 import type { Api } from 'grammy';
 import { languageOf, translatorFor } from '../../i18n/catalogue.ts';
 import type { NewJob } from '../../jobs/job.repository.ts';
-import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
+import type { Job, JobOutcome, JobRun } from '../../jobs/job-runner.ts';
 import type { Clock } from '../../shared/clock.ts';
+import { sendJobMessage } from '../api/job-message.ts';
 import { telegramJobOutcome } from '../api/job-outcome.ts';
 import { WINNERS_JOB, type WinnersJobPayload } from '../bot-jobs.ts';
 import type { BotLogger } from '../bot-logger.ts';
@@ -23,8 +24,8 @@ interface NoticePayload {
  * The bot's side of the winners' promise made in each draw's transaction (`winners.notify`): the
  * draw's job becomes one job per winner who has started the bot, each sending one message in
  * the winner's language, and, when the giveaway has a channel post, the results post. Jobs run
- * at least once: a process killed between Telegram's answer and the job's completion sends
- * that one message again, never loses it.
+ * at least once: a process killed between handing a notice to Telegram and the job's completion
+ * leaves it to be sent again, and that repeat is logged (job-message.ts); none is ever lost.
  */
 export function createWinnerNoticeJobs(deps: {
   api: Pick<Api, 'sendMessage'>;
@@ -68,7 +69,7 @@ export function createWinnerNoticeJobs(deps: {
     return { done: true };
   }
 
-  async function notify(job: Job): Promise<JobOutcome> {
+  async function notify(job: Job, _signal?: AbortSignal, run?: JobRun): Promise<JobOutcome> {
     const { event, winner } = job.payload as NoticePayload;
     const stored = await botUsers.languageOf(winner.telegram_id);
     const t = translatorFor(languageOf(stored.language, stored.language_code ?? undefined));
@@ -78,11 +79,13 @@ export function createWinnerNoticeJobs(deps: {
       url: esc(event.verifyUrl),
     });
     const { text, ...markup } = withClaim(t, notice, { ...event, position: winner.position }, deps.appUrl);
+    const fields = { certificate_id: event.certificateId, telegram_id: winner.telegram_id };
     try {
-      await api.sendMessage(winner.telegram_id, text, { parse_mode: 'HTML', ...markup });
+      await sendJobMessage({ job, run, log, what: 'winner notice', fields }, (signal) =>
+        api.sendMessage(winner.telegram_id, text, { parse_mode: 'HTML', ...markup }, signal),
+      );
       return { done: true };
     } catch (error) {
-      const fields = { certificate_id: event.certificateId, telegram_id: winner.telegram_id };
       return telegramJobOutcome(error, job, { clock, log }, 'winner notice', fields);
     }
   }

@@ -1,9 +1,10 @@
 import type { Api } from 'grammy';
 import { isLanguage, translatorFor } from '../../i18n/catalogue.ts';
 import type { NewJob } from '../../jobs/job.repository.ts';
-import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
+import type { Job, JobOutcome, JobRun } from '../../jobs/job-runner.ts';
 import type { Seal } from '../../proof/v2-types.ts';
 import type { Clock } from '../../shared/clock.ts';
+import { sendJobMessage } from '../api/job-message.ts';
 import { telegramJobOutcome } from '../api/job-outcome.ts';
 import {
   CHANNEL_POST_JOB,
@@ -16,6 +17,7 @@ import type { BotLogger } from '../bot-logger.ts';
 import type { AmendedEvent, ConsoleGiveaways } from '../giveaway-port.ts';
 import { joinKeyboard } from '../join/join-link.ts';
 import { createReceiptJobs } from '../notices/receipt-jobs.ts';
+import type { GrammySignal } from '../telegram-errors.ts';
 import type { BotUserService } from '../users/bot-user.service.ts';
 import type { ChannelPostRepository } from './channel-post.repository.ts';
 import { amendedPost, closedPost, giveawayPost, resultsPost } from './post-texts.ts';
@@ -41,10 +43,10 @@ const NOT_MODIFIED = /message is not modified/i;
  * A giveaway's life in its channel (CONTRACT §11), each step a job in the durable table: the
  * post with the Join button (at publish), its entrants count (at most one edit a minute), the
  * "entries closed" post at the seal, and the results post after the draw; and, at the seal, each
- * bot entrant's receipt. A restart loses none of them. Jobs run at least once: Telegram has no
- * idempotency key, so only a process killed between Telegram's answer and the job's commit
- * (milliseconds) can send one post twice; the giveaway post's message id is stored, so a
- * completed post is never made again.
+ * bot entrant's receipt. A restart loses none of them. Each post is sent by one claim of its job
+ * (job-message.ts): a process that lost its claim posts nothing; only one killed between handing
+ * the post to Telegram and the job's commit leaves it to be posted again, and that repeat is
+ * logged. The giveaway post's message id is stored, so a completed post is never made again.
  */
 export function createChannelPostJobs(deps: ChannelPostDeps) {
   const { api, giveaways, posts, clock, log } = deps;
@@ -60,6 +62,13 @@ export function createChannelPostJobs(deps: ChannelPostDeps) {
   }
 
   type Loaded = NonNullable<Awaited<ReturnType<typeof loaded>>>;
+  type SendOptions = Parameters<ChannelPostDeps['api']['sendMessage']>[2];
+
+  /** How a step reaches the channel: its one new message, and the signal for an edit. */
+  interface Channel {
+    post(text: string, options: SendOptions): Promise<{ message_id: number }>;
+    signal: GrammySignal | undefined;
+  }
 
   const postText = ({ row, t }: Loaded) =>
     giveawayPost(t, {
@@ -78,82 +87,93 @@ export function createChannelPostJobs(deps: ChannelPostDeps) {
       ? {}
       : { reply_parameters: { message_id: Number(g.post.message_id), allow_sending_without_reply: true } };
 
-  const steps: Record<ChannelPostPayload['kind'], (g: Loaded, payload: ChannelPostPayload) => Promise<void>> =
-    {
-      async giveaway(g) {
-        if (g.post.message_id !== null) return;
-        const count = Number(g.row.participants_count);
-        const sent = await api.sendMessage(chat(g), postText(g), {
-          parse_mode: 'HTML',
-          link_preview_options: { is_disabled: true },
-          reply_markup: keyboard(g),
-        });
-        await posts.sent(g.row.id, sent.message_id, count);
-      },
+  type Step = (g: Loaded, payload: ChannelPostPayload, channel: Channel) => Promise<void>;
 
-      async count(g) {
-        const count = Number(g.row.participants_count);
-        if (g.post.message_id === null || count === Number(g.post.count_shown)) return;
-        try {
-          await api.editMessageText(chat(g), Number(g.post.message_id), postText(g), {
-            parse_mode: 'HTML',
-            link_preview_options: { is_disabled: true },
-            reply_markup: keyboard(g),
-          });
-        } catch (error) {
-          if (!NOT_MODIFIED.test((error as Error).message)) throw error;
-        }
-        await posts.countShown(g.row.id, count);
-      },
+  const steps: Record<ChannelPostPayload['kind'], Step> = {
+    async giveaway(g, _payload, channel) {
+      if (g.post.message_id !== null) return;
+      const count = Number(g.row.participants_count);
+      const sent = await channel.post(postText(g), {
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+        reply_markup: keyboard(g),
+      });
+      await posts.sent(g.row.id, sent.message_id, count);
+    },
 
-      async closed(g) {
-        const seal = g.seal ? (JSON.parse(g.seal.body) as Seal) : undefined;
-        if (!seal) return;
-        const text = closedPost(g.t, {
-          title: g.row.title,
-          count: seal.entrants.count,
-          root: seal.entrants.root,
-          round: seal.beacon.round,
-          roundAt: Date.parse(seal.beacon.round_at),
-          pageUrl: `${deps.publicBaseUrl}/g/${g.row.public_id}`,
-          excluded: g.excluded.reduce((sum, e) => sum + e.count, 0),
-        });
-        await api.sendMessage(chat(g), text, {
-          parse_mode: 'HTML',
-          link_preview_options: { is_disabled: true },
-          ...replyTo(g),
-        });
-      },
+    async count(g, _payload, channel) {
+      const count = Number(g.row.participants_count);
+      if (g.post.message_id === null || count === Number(g.post.count_shown)) return;
+      try {
+        // An edit made twice shows the same: it needs no announcement, only the lease's signal.
+        await api.editMessageText(
+          chat(g),
+          Number(g.post.message_id),
+          postText(g),
+          { parse_mode: 'HTML', link_preview_options: { is_disabled: true }, reply_markup: keyboard(g) },
+          channel.signal,
+        );
+      } catch (error) {
+        if (!NOT_MODIFIED.test((error as Error).message)) throw error;
+      }
+      await posts.countShown(g.row.id, count);
+    },
 
-      async results(g, payload) {
-        if (!payload.results) return;
-        const text = resultsPost(g.t, { title: g.row.title, ...payload.results });
-        await api.sendMessage(chat(g), text, {
-          parse_mode: 'HTML',
-          link_preview_options: { is_disabled: true },
-          ...replyTo(g),
-        });
-      },
+    async closed(g, _payload, channel) {
+      const seal = g.seal ? (JSON.parse(g.seal.body) as Seal) : undefined;
+      if (!seal) return;
+      const text = closedPost(g.t, {
+        title: g.row.title,
+        count: seal.entrants.count,
+        root: seal.entrants.root,
+        round: seal.beacon.round,
+        roundAt: Date.parse(seal.beacon.round_at),
+        pageUrl: `${deps.publicBaseUrl}/g/${g.row.public_id}`,
+        excluded: g.excluded.reduce((sum, e) => sum + e.count, 0),
+      });
+      await channel.post(text, {
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+        ...replyTo(g),
+      });
+    },
 
-      async amended(g, payload) {
-        if (!payload.amended) return;
-        await api.sendMessage(chat(g), amendedPost(g.t, payload.amended), {
-          parse_mode: 'HTML',
-          link_preview_options: { is_disabled: true },
-          ...replyTo(g),
-        });
-      },
-    };
+    async results(g, payload, channel) {
+      if (!payload.results) return;
+      const text = resultsPost(g.t, { title: g.row.title, ...payload.results });
+      await channel.post(text, {
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+        ...replyTo(g),
+      });
+    },
 
-  async function channelPost(job: Job): Promise<JobOutcome> {
+    async amended(g, payload, channel) {
+      if (!payload.amended) return;
+      const text = amendedPost(g.t, payload.amended);
+      await channel.post(text, {
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+        ...replyTo(g),
+      });
+    },
+  };
+
+  async function channelPost(job: Job, _signal?: AbortSignal, run?: JobRun): Promise<JobOutcome> {
     const payload = job.payload as ChannelPostPayload;
     const g = await loaded(payload.giveawayId);
     if (!g) return { done: true };
+    const fields = { public_id: g.row.public_id, chat_id: chat(g), post: payload.kind };
+    const message = { job, run, log, what: 'channel post', fields };
+    const channel: Channel = {
+      post: (text, options) =>
+        sendJobMessage(message, (signal) => api.sendMessage(chat(g), text, options, signal)),
+      signal: run?.signal as GrammySignal | undefined,
+    };
     try {
-      await steps[payload.kind](g, payload);
+      await steps[payload.kind](g, payload, channel);
       return { done: true };
     } catch (error) {
-      const fields = { public_id: g.row.public_id, chat_id: chat(g), post: payload.kind };
       return telegramJobOutcome(error, job, { clock, log }, 'channel post', fields);
     }
   }
