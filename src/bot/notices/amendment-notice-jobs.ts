@@ -1,16 +1,10 @@
-import type { Api } from 'grammy';
-import { languageOf, translatorFor } from '../../i18n/catalogue.ts';
 import type { NewJob } from '../../jobs/job.repository.ts';
 import type { Job, JobOutcome, JobRun } from '../../jobs/job-runner.ts';
-import type { Clock } from '../../shared/clock.ts';
-import { sendJobMessage } from '../api/job-message.ts';
-import { telegramJobOutcome } from '../api/job-outcome.ts';
 import { AMENDED_JOB, type AmendedJobPayload } from '../bot-jobs.ts';
-import type { BotLogger } from '../bot-logger.ts';
 import { esc } from '../format.ts';
 import type { AmendedEvent } from '../giveaway-port.ts';
 import type { BotUserService } from '../users/bot-user.service.ts';
-import { withClaim } from './claim-button.ts';
+import { sendWinnerMessage, type WinnerMessageDeps } from './winner-message.ts';
 
 /** The new winner's message after a replacement: a job of its own, sent and retried on its own. */
 export const SUBSTITUTE_NOTICE_JOB = 'bot.substitute_notice';
@@ -22,18 +16,15 @@ export const SUBSTITUTE_NOTICE_JOB = 'bot.substitute_notice';
  * any point sends each once (Telegram has no idempotency key: only a process killed between
  * handing one to Telegram and the job's commit leaves it to be sent again, and that is logged).
  */
-export function createAmendmentNoticeJobs(deps: {
-  api: Pick<Api, 'sendMessage'>;
-  botUsers: Pick<BotUserService, 'startedAmong' | 'languageOf'>;
-  jobs: { enqueue(job: NewJob): Promise<void> };
-  /** Promises the channel post, when the giveaway has one. */
-  amendedPost(event: AmendedEvent, at: number): Promise<void>;
-  clock: Clock;
-  log: BotLogger;
-  /** The Mini App's address, when it is served: the notice then offers it. */
-  appUrl?: string | undefined;
-}) {
-  const { api, botUsers, jobs, clock, log } = deps;
+export function createAmendmentNoticeJobs(
+  deps: WinnerMessageDeps & {
+    botUsers: Pick<BotUserService, 'startedAmong'>;
+    jobs: { enqueue(job: NewJob): Promise<void> };
+    /** Promises the channel post, when the giveaway has one. */
+    amendedPost(event: AmendedEvent, at: number): Promise<void>;
+  },
+) {
+  const { botUsers, jobs, clock, log } = deps;
   const now = () => clock.now().getTime();
 
   async function fanOut(job: Job): Promise<JobOutcome> {
@@ -58,24 +49,19 @@ export function createAmendmentNoticeJobs(deps: {
   async function notify(job: Job, _signal?: AbortSignal, run?: JobRun): Promise<JobOutcome> {
     const event = job.payload as AmendedEvent;
     const winner = event.substitute;
-    const stored = await botUsers.languageOf(winner.telegram_id);
-    const t = translatorFor(languageOf(stored.language, stored.language_code ?? undefined));
-    const notice = t('substitute-notice', {
-      position: event.position,
-      title: esc(event.title),
-      reason: t(`reason-${event.reason}`),
-      url: esc(event.verifyUrl),
-    });
-    const { text, ...markup } = withClaim(t, notice, event, deps.appUrl);
     const fields = { amendment_id: event.amendmentId, telegram_id: winner.telegram_id };
-    try {
-      await sendJobMessage({ job, run, log, what: 'new winner notice', fields }, (signal) =>
-        api.sendMessage(winner.telegram_id, text, { parse_mode: 'HTML', ...markup }, signal),
-      );
-      return { done: true };
-    } catch (error) {
-      return telegramJobOutcome(error, job, { clock, log }, 'new winner notice', fields);
-    }
+    return sendWinnerMessage(
+      deps,
+      { job, run, what: 'new winner notice', fields },
+      { ...event, telegramId: winner.telegram_id },
+      (t) =>
+        t('substitute-notice', {
+          position: event.position,
+          title: esc(event.title),
+          reason: t(`reason-${event.reason}`),
+          url: esc(event.verifyUrl),
+        }),
+    );
   }
 
   return { [AMENDED_JOB]: fanOut, [SUBSTITUTE_NOTICE_JOB]: notify };

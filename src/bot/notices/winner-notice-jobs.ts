@@ -1,16 +1,10 @@
-import type { Api } from 'grammy';
-import { languageOf, translatorFor } from '../../i18n/catalogue.ts';
 import type { NewJob } from '../../jobs/job.repository.ts';
 import type { Job, JobOutcome, JobRun } from '../../jobs/job-runner.ts';
-import type { Clock } from '../../shared/clock.ts';
-import { sendJobMessage } from '../api/job-message.ts';
-import { telegramJobOutcome } from '../api/job-outcome.ts';
 import { WINNERS_JOB, type WinnersJobPayload } from '../bot-jobs.ts';
-import type { BotLogger } from '../bot-logger.ts';
 import { esc } from '../format.ts';
 import type { DrawnWinner } from '../giveaway-port.ts';
 import type { BotUserService } from '../users/bot-user.service.ts';
-import { withClaim } from './claim-button.ts';
+import { sendWinnerMessage, type WinnerMessageDeps } from './winner-message.ts';
 
 /** One winner's message: a job of its own, so each is sent (and retried) on its own. */
 export const WINNER_NOTICE_JOB = 'bot.winner_notice';
@@ -27,22 +21,19 @@ interface NoticePayload {
  * at least once: a process killed between handing a notice to Telegram and the job's completion
  * leaves it to be sent again, and that repeat is logged (job-message.ts); none is ever lost.
  */
-export function createWinnerNoticeJobs(deps: {
-  api: Pick<Api, 'sendMessage'>;
-  botUsers: Pick<BotUserService, 'startedAmong' | 'languageOf'>;
-  jobs: { enqueue(job: NewJob): Promise<void> };
-  /** Promises the results post, when the giveaway has a channel post. */
-  resultsPost(
-    publicId: string,
-    at: number,
-    results: { verifyUrl: string; winners: DrawnWinner[] },
-  ): Promise<void>;
-  clock: Clock;
-  log: BotLogger;
-  /** The Mini App's address, when it is served: the notice then offers it. */
-  appUrl?: string | undefined;
-}) {
-  const { api, botUsers, jobs, clock, log } = deps;
+export function createWinnerNoticeJobs(
+  deps: WinnerMessageDeps & {
+    botUsers: Pick<BotUserService, 'startedAmong'>;
+    jobs: { enqueue(job: NewJob): Promise<void> };
+    /** Promises the results post, when the giveaway has a channel post. */
+    resultsPost(
+      publicId: string,
+      at: number,
+      results: { verifyUrl: string; winners: DrawnWinner[] },
+    ): Promise<void>;
+  },
+) {
+  const { botUsers, jobs, clock, log } = deps;
   const now = () => clock.now().getTime();
 
   async function fanOut(job: Job): Promise<JobOutcome> {
@@ -71,23 +62,14 @@ export function createWinnerNoticeJobs(deps: {
 
   async function notify(job: Job, _signal?: AbortSignal, run?: JobRun): Promise<JobOutcome> {
     const { event, winner } = job.payload as NoticePayload;
-    const stored = await botUsers.languageOf(winner.telegram_id);
-    const t = translatorFor(languageOf(stored.language, stored.language_code ?? undefined));
-    const notice = t('winner-notice', {
-      position: winner.position,
-      title: esc(event.title),
-      url: esc(event.verifyUrl),
-    });
-    const { text, ...markup } = withClaim(t, notice, { ...event, position: winner.position }, deps.appUrl);
     const fields = { certificate_id: event.certificateId, telegram_id: winner.telegram_id };
-    try {
-      await sendJobMessage({ job, run, log, what: 'winner notice', fields }, (signal) =>
-        api.sendMessage(winner.telegram_id, text, { parse_mode: 'HTML', ...markup }, signal),
-      );
-      return { done: true };
-    } catch (error) {
-      return telegramJobOutcome(error, job, { clock, log }, 'winner notice', fields);
-    }
+    return sendWinnerMessage(
+      deps,
+      { job, run, what: 'winner notice', fields },
+      { ...event, telegramId: winner.telegram_id, position: winner.position },
+      (t) =>
+        t('winner-notice', { position: winner.position, title: esc(event.title), url: esc(event.verifyUrl) }),
+    );
   }
 
   return { [WINNERS_JOB]: fanOut, [WINNER_NOTICE_JOB]: notify };
