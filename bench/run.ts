@@ -9,6 +9,7 @@ import type { BenchResult } from './result.ts';
 import { benchSeal, SEAL_READING } from './seal.bench.ts';
 import { benchConditionSeal, CONDITION_SEAL_READING } from './seal-conditions.bench.ts';
 import { benchSoak, SOAK_READING } from './soak.bench.ts';
+import { benchTenMillion, TEN_MILLION_READING } from './ten-million.bench.ts';
 
 /** `reading`: what the figures mean and what limits them, printed under the suite's table. */
 type Suite = { title: string; run: () => Promise<BenchResult[]>; reading?: string };
@@ -43,6 +44,11 @@ suites.push({
   title: 'Memory: idle, after a million entrants, after the mix',
   run: benchMemory,
   reading: MEMORY_READING,
+});
+suites.push({
+  title: 'Ten million entrants',
+  run: benchTenMillion,
+  reading: TEN_MILLION_READING,
 });
 suites.push({
   title: 'Transparency log: tyche log verify',

@@ -13,6 +13,7 @@ import { allPromises, type GiveawayPromisesIn } from './core/giveaway-promises.t
 import type { LogAppend } from './core/log-append.ts';
 import { createSealRepository } from './core/seal.repository.ts';
 import { createTermsRepository } from './core/terms.repository.ts';
+import { createEntrantLeaves } from './entrants/entrant-leaves.repository.ts';
 import { createEntryRepository } from './entrants/entry.repository.ts';
 import { createParticipantRepository } from './entrants/participant.repository.ts';
 import { createGiveawayEvents } from './giveaway-events.ts';
@@ -43,6 +44,7 @@ export function giveawayRepositories(handle: Kysely<Database>, options: Giveaway
     log,
     giveaways: createGiveawayRepository(handle),
     participants: createParticipantRepository(handle),
+    leaves: createEntrantLeaves(handle),
     entries: createEntryRepository(handle),
     seals: createSealRepository(handle),
     terms: createTermsRepository(handle),

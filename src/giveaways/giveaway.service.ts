@@ -57,6 +57,7 @@ export function createGiveawayService(deps: GiveawayServiceDeps) {
   });
   const receipts = createEntrantReceipts({
     participants,
+    leaves: repos.leaves,
     seals,
     signer: deps.signer,
     publicBaseUrl,

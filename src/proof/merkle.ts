@@ -82,6 +82,26 @@ export function rootOfNodes(packed: Uint8Array, count: number, sha256: Sha256): 
 }
 
 /**
+ * The roots of the aligned 256-leaf chunks over `n` packed leaf hashes (the last chunk may be
+ * partial), written into `out` from chunk slot `at` on: a list read in pages is hashed page by
+ * page without ever being held whole.
+ */
+export function hashChunks(leafHashes: Uint8Array, n: number, sha256: Sha256, out: Uint8Array, at = 0): void {
+  checkPacked(leafHashes, n, 'hashChunks');
+  const chunks = Math.ceil(n / CHUNK_LEAVES);
+  checkPacked(out, at + chunks, 'hashChunks (out)');
+  const work = new Uint8Array(CHUNK_LEAVES * HASH_BYTES);
+  const scratch = newScratch();
+  for (let c = 0; c < chunks; c++) {
+    const first = c * CHUNK_LEAVES;
+    let level = Math.min(CHUNK_LEAVES, n - first);
+    work.set(leafHashes.subarray(first * HASH_BYTES, (first + level) * HASH_BYTES));
+    while (level > 1) level = levelUp(work, level, sha256, scratch);
+    out.set(work.subarray(0, HASH_BYTES), (at + c) * HASH_BYTES);
+  }
+}
+
+/**
  * The root and the roots of every aligned 256-leaf chunk (the last may be partial), in one pass.
  * Chunks are aligned to a power of two, so every split of the big tree falls on a chunk boundary
  * and the MTH over the chunk roots is the MTH over the leaves.
@@ -94,15 +114,7 @@ export function treeSummary(
   checkPacked(leafHashes, n, 'treeSummary');
   const chunks = Math.ceil(n / CHUNK_LEAVES);
   const chunkRoots = new Uint8Array(chunks * HASH_BYTES);
-  const work = new Uint8Array(CHUNK_LEAVES * HASH_BYTES);
-  const scratch = newScratch();
-  for (let c = 0; c < chunks; c++) {
-    const first = c * CHUNK_LEAVES;
-    let level = Math.min(CHUNK_LEAVES, n - first);
-    work.set(leafHashes.subarray(first * HASH_BYTES, (first + level) * HASH_BYTES));
-    while (level > 1) level = levelUp(work, level, sha256, scratch);
-    chunkRoots.set(work.subarray(0, HASH_BYTES), c * HASH_BYTES);
-  }
+  hashChunks(leafHashes, n, sha256, chunkRoots);
   return { root: rootOfNodes(chunkRoots, chunks, sha256), chunkRoots };
 }
 

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createConfig } from '../../src/config.ts';
 import { createGiveawayRepository } from '../../src/giveaways/core/giveaway.repository.ts';
-import { buildEntrantTree } from '../../src/giveaways/entrants/entrant-tree.ts';
+import { createEntrantLeaves } from '../../src/giveaways/entrants/entrant-leaves.repository.ts';
+import {
+  buildEntrantTree,
+  entrantTreeBuilder,
+  sealedTreeOf,
+} from '../../src/giveaways/entrants/entrant-tree.ts';
 import {
   createParticipantRepository,
   type ParticipantRow,
@@ -39,6 +44,29 @@ async function giveawayWith(store: Store, entrants: number) {
   return { id: row.id, leaves: rows.map((r) => r.leaf_hash!), participants };
 }
 
+describe('the entrant tree fed in pages', () => {
+  test('pages of any size, chunk-aligned or not, give the tree of the whole list', () => {
+    const count = 3 * 256 + 77;
+    const leaves = new Uint8Array(count * 32);
+    for (let i = 0; i < leaves.length; i++) leaves[i] = (i * 131 + 7) & 0xff;
+    const whole = buildEntrantTree(leaves);
+    for (const pages of [
+      [count],
+      [1, 255, 256, count - 512],
+      [300, 0, 10, count - 310],
+      [256, 256, 256, 77],
+    ]) {
+      const builder = entrantTreeBuilder();
+      let at = 0;
+      for (const n of pages) {
+        builder.add(leaves.subarray(at * 32, (at + n) * 32));
+        at += n;
+      }
+      assert.deepEqual(builder.finish(), whole, `pages ${pages.join(', ')}`);
+    }
+  });
+});
+
 for (const target of await storeTargets()) {
   describe(`entrant leaves read for the seal (${target.dialect})`, { skip: target.skip }, () => {
     for (const entrants of [2 * PAGE + 1, PAGE, 0]) {
@@ -59,6 +87,9 @@ for (const target of await storeTargets()) {
           );
           const firsts = expected.filter((_, i) => i % 256 === 0).join('');
           assert.equal(Buffer.from(tree.chunkFirsts).toString('hex'), firsts);
+          // What the seal stores: read page by page and hashed chunk by chunk, the same bytes.
+          const streamed = await sealedTreeOf(createEntrantLeaves(store.db), id);
+          assert.deepEqual(streamed, tree);
         } finally {
           await cleanup();
         }

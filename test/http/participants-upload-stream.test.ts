@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { API, createGiveaway, expectProblem } from '../giveaways/giveaway-helpers.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { storeTargets } from '../helpers/stores.ts';
 
+// A temporary folder of this file's own (the server spools into os.tmpdir(), which reads TMPDIR):
+// another upload on the machine at the same time would otherwise look like a spool left behind.
+process.env.TMPDIR = mkdtempSync(join(tmpdir(), 'tyche-upload-test-'));
 const spools = () => readdirSync(tmpdir()).filter((name) => name.startsWith('tyche-upload-'));
 
 /** A CSV body sent in pieces as it is made, so the server can only have it as a stream. */

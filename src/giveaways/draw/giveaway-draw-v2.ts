@@ -19,6 +19,7 @@ import type { Timestamps } from '../../timestamps/timestamp.service.ts';
 import type { GiveawayRepository } from '../core/giveaway.repository.ts';
 import { newCertificateId } from '../core/ids.ts';
 import type { SealRow } from '../core/seal.repository.ts';
+import type { EntrantLeaves } from '../entrants/entrant-leaves.repository.ts';
 import { createEntrantProofs, fastSha256 } from '../entrants/entrant-tree.ts';
 import type { ParticipantRepository } from '../entrants/participant.repository.ts';
 import type { DrawWrites } from './draw-writes.ts';
@@ -37,7 +38,10 @@ export function drawRequestId(certificateId: string): string {
 }
 
 /** What a sealed draw writes, bound to its transaction. */
-export type SealedDrawWrites = DrawWrites<ParticipantRepository>;
+export type SealedDrawWrites = DrawWrites<Pick<ParticipantRepository, 'entrantByLeaf'>> & {
+  /** The winners' chunks of leaf hashes, for their proofs. */
+  leaves: Pick<EntrantLeaves, 'page'>;
+};
 
 interface Deps {
   uow: UnitOfWork<SealedDrawWrites>;
@@ -108,7 +112,7 @@ export function createSealedDrawer(deps: Deps) {
         const done = { drawnAt: drawnAt.getTime(), certificateId, from: 'sealed' as const };
         const drawnRow = await trx.giveaways.complete(giveawayId, done);
         if (!drawnRow) return undefined;
-        const proofs = createEntrantProofs(trx.participants);
+        const proofs = createEntrantProofs(trx);
         const picked = await proofs.atIndices(sealRow, giveawayId, [...picks.winners, ...picks.reserves]);
         const listed: EntrantWinner[] = picked.map(({ entrant, proof }, i) => ({
           position: i + 1,

@@ -6,6 +6,7 @@ import type { Signer } from '../../signing/signer.ts';
 import type { Stamp } from '../../timestamps/timestamp.service.ts';
 import type { GiveawayRow } from '../core/giveaway.repository.ts';
 import type { SealRepository, SealRow } from '../core/seal.repository.ts';
+import type { EntrantLeaves } from './entrant-leaves.repository.ts';
 import { createEntrantProofs } from './entrant-tree.ts';
 import type { EntrantRow, ParticipantRepository } from './participant.repository.ts';
 
@@ -23,6 +24,7 @@ export interface EntrantView {
 
 interface Deps {
   participants: ParticipantRepository;
+  leaves: Pick<EntrantLeaves, 'page'>;
   seals: SealRepository;
   signer: Signer;
   publicBaseUrl: string;
@@ -61,13 +63,49 @@ function sealNames(seal: SealRow): { seal_id: string; seal_hash: string } {
   return { seal_id: seal.seal_id, seal_hash: (JSON.parse(seal.body) as Seal).hash };
 }
 
+/** Bytes of chunk roots and firsts kept for recently read seals: a dozen lists of ten million. */
+const CACHED_SEAL_BYTES = 32 * 2 ** 20;
+const CACHED_SEALS = 256;
+
+/**
+ * The seals of giveaways as stored, kept once found: a seal is written once and never changed,
+ * and at ten million entrants its row carries 2.5 MB of chunk roots and firsts that each receipt
+ * and proof would otherwise read again. Least recently used first out, bounded by their bytes.
+ */
+function sealCache(seals: Pick<SealRepository, 'find'>) {
+  const kept = new Map<number, { seal: SealRow; names: { seal_id: string; seal_hash: string } }>();
+  let bytes = 0;
+  const size = (seal: SealRow) => seal.chunk_roots.length + seal.chunk_firsts.length;
+  return async function sealOf(giveawayId: number) {
+    const hit = kept.get(giveawayId);
+    if (hit) {
+      kept.delete(giveawayId);
+      kept.set(giveawayId, hit);
+      return hit;
+    }
+    const seal = await seals.find(giveawayId);
+    if (!seal) return undefined;
+    const entry = { seal, names: sealNames(seal) };
+    if (size(seal) > CACHED_SEAL_BYTES) return entry;
+    kept.set(giveawayId, entry);
+    bytes += size(seal);
+    for (const [id, old] of kept) {
+      if (bytes <= CACHED_SEAL_BYTES && kept.size <= CACHED_SEALS) break;
+      kept.delete(id);
+      bytes -= size(old.seal);
+    }
+    return entry;
+  };
+}
+
 /**
  * CONTRACT §7.8: what an entrant holds. The ticket is signed when asked for: Ed25519 is
  * deterministic, so the same entry under the same key always yields the same ticket bytes.
  */
 export function createEntrantReceipts(deps: Deps) {
-  const { participants, seals, signer } = deps;
-  const proofs = createEntrantProofs(participants);
+  const { participants, signer } = deps;
+  const proofs = createEntrantProofs(deps);
+  const sealOf = sealCache(deps.seals);
 
   async function ticketOf(publicId: string, entrant: EntrantRow): Promise<Ticket> {
     const body: TicketBody = {
@@ -84,13 +122,13 @@ export function createEntrantReceipts(deps: Deps) {
     leafHash: string,
   ): Promise<SealedPlace | 'not_sealed' | undefined> {
     if (!LEAF_HASH.test(leafHash)) return undefined;
-    const seal = await seals.find(row.id);
-    if (!seal) {
+    const sealed = await sealOf(row.id);
+    if (!sealed) {
       // Before the seal there is no list to prove against, but an unknown leaf is still unknown.
       return (await participants.entrantByLeaf(row.id, leafHash)) ? 'not_sealed' : undefined;
     }
-    const proof = await proofs.byLeaf(seal, row.id, leafHash);
-    return proof && { ...proof, ...sealNames(seal) };
+    const proof = await proofs.byLeaf(sealed.seal, row.id, leafHash);
+    return proof && { ...proof, ...sealed.names };
   }
 
   return {
@@ -116,12 +154,16 @@ export function createEntrantReceipts(deps: Deps) {
         receipt_url: `${receiptUrlOf(deps.publicBaseUrl, row.public_id)}#${entrant.telegram_id}.${entrant.salt}`,
         ticket: await ticketOf(row.public_id, entrant),
       };
-      const seal = await seals.find(row.id);
-      if (seal) {
-        const proof = await proofs.byLeaf(seal, row.id, entrant.leaf_hash);
+      const sealed = await sealOf(row.id);
+      if (sealed) {
+        // Two reads that do not wait for each other: on PostgreSQL, two connections at once.
+        const [proof, stamps] = await Promise.all([
+          proofs.byLeaf(sealed.seal, row.id, entrant.leaf_hash),
+          deps.sealTimestampsOf(sealed.seal.seal_id),
+        ]);
         if (proof) {
-          Object.assign(receipt, proof, sealNames(seal));
-          receipt.seal_timestamps = await deps.sealTimestampsOf(seal.seal_id);
+          Object.assign(receipt, proof, sealed.names);
+          receipt.seal_timestamps = stamps;
         }
       }
       return receipt;
@@ -137,7 +179,7 @@ export function createEntrantReceipts(deps: Deps) {
           ? await participants.entrantsFrom(row.id, '', query.limit + 1)
           : await participants.entrantsFrom(row.id, from.after, query.limit + 1, { inclusive: false });
       const page = rows.slice(0, query.limit);
-      const seal = row.status === 'active' ? undefined : await seals.find(row.id);
+      const seal = row.status === 'active' ? undefined : (await sealOf(row.id))?.seal;
       const sealed = seal !== undefined;
       const start = from?.next ?? 0;
       const entrants = page.map((e, i) => ({

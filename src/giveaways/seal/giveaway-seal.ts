@@ -17,8 +17,8 @@ import type { GiveawayPromises } from '../core/giveaway-promises.ts';
 import { newOwnerPseudonym, newSealId } from '../core/ids.ts';
 import type { LogAppend } from '../core/log-append.ts';
 import type { SealRepository, SealRow } from '../core/seal.repository.ts';
-import { buildEntrantTree } from '../entrants/entrant-tree.ts';
-import type { ParticipantRepository } from '../entrants/participant.repository.ts';
+import type { EntrantLeaves } from '../entrants/entrant-leaves.repository.ts';
+import { sealedTreeOf } from '../entrants/entrant-tree.ts';
 
 export const SEAL_JOB = 'giveaway.seal';
 export const DRAW_JOB = 'giveaway.draw';
@@ -48,7 +48,7 @@ export interface DrawJobPayload {
 /** What a seal writes, bound to its transaction. */
 export interface SealWrites {
   giveaways: Pick<GiveawayRepository, 'seal' | 'findById' | 'setParticipantsCount'>;
-  participants: Pick<ParticipantRepository, 'leafHashesInOrder'>;
+  leaves: Pick<EntrantLeaves, 'page'>;
   seals: Pick<SealRepository, 'insert'>;
   conditions: Pick<ConditionRepository, 'excludeFailed'>;
   jobs: Pick<JobRepository, 'enqueue'>;
@@ -129,13 +129,14 @@ export function createSealer(deps: Deps) {
     const key = await signer.current();
     const owner = await deps.owners.ownerPseudonym(row.account_id, newOwnerPseudonym());
 
-    return uow.run(async ({ giveaways, participants, seals, jobs, log, promises, conditions }) => {
+    return uow.run(async ({ giveaways, leaves, seals, jobs, log, promises, conditions }) => {
       const sealedAt = clock.now().getTime();
       if (!(await giveaways.seal(row.id, sealedAt))) throw notActive(await giveaways.findById(row.id));
       // Entrants the pre-seal check found gone from a required channel leave the list here,
       // under the lock every join takes, so the sealed count and root are of those kept.
       const excluded = await conditions.excludeFailed(row.id, sealedAt);
-      const tree = buildEntrantTree(await participants.leafHashesInOrder(row.id));
+      // Read in pages and hashed chunk by chunk: memory stays flat in the list's length.
+      const tree = await sealedTreeOf(leaves, row.id);
       if (tree.count === 0)
         throw new AppError('no_participants', 'A giveaway without entrants cannot be sealed');
       if (excluded > 0) await giveaways.setParticipantsCount(row.id, tree.count);

@@ -1,0 +1,265 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { systemClock } from '../src/shared/clock.ts';
+import { startFakeDrand } from '../test/helpers/fake-upstreams.ts';
+import { postgresUnavailable } from '../test/helpers/postgres.ts';
+import { type ServerProcess, startServerProcess } from '../test/helpers/server-process.ts';
+import type { BenchResult } from './result.ts';
+import { CONNECTIONS, checkProofs, type Load, proofLoad, receiptLoad } from './ten-million-load.ts';
+import { type PhaseMemory, type ServerMemory, watchServerMemory } from './ten-million-rss.ts';
+import { type Dialect, type SeededStore, seedEntrants, WINNERS } from './ten-million-seed.ts';
+
+/** BENCH_ENTRANTS makes a quicker run (a million while iterating); the targets are for ten million. */
+const entrants = () => Number(process.env.BENCH_ENTRANTS ?? 10_000_000);
+/** BENCH_STORES=sqlite (or postgres) runs one store only. */
+const stores = () => (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',') as Dialect[];
+/** What `npm start` runs: the shim, which serves the sources' stripped text from its cache. */
+const BIN = fileURLToPath(new URL('../bin/tyche.js', import.meta.url));
+const NAME: Record<Dialect, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+const RSS_LIMIT_MB = 1024;
+const round = (value: number, digits = 0) => Number(value.toFixed(digits));
+const mb = (m: PhaseMemory) => `RSS ${m.before.toFixed(0)} → peak ${m.peak.toFixed(0)} MB`;
+
+interface Api {
+  url: string;
+  // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
+  call(method: string, path: string): Promise<{ status: number; body: any }>;
+}
+
+function apiOf(server: ServerProcess, key: string): Api {
+  return {
+    url: server.url,
+    async call(method, path) {
+      const res = await fetch(`${server.url}/api/v1${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+        },
+        body: method === 'POST' ? '{}' : undefined,
+      });
+      return { status: res.status, body: await res.json() };
+    },
+  };
+}
+
+/** The participants CSV read to its end as a client would: bytes, lines and the time it took. */
+async function exportCsv(api: Api, key: string, publicId: string) {
+  const started = performance.now();
+  const res = await fetch(`${api.url}/api/v1/giveaways/${publicId}/participants.csv`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  if (res.status !== 200 || !res.body) throw new Error(`the CSV export answered ${res.status}`);
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+  }
+  return { seconds: (performance.now() - started) / 1000, bytes, rows: lines - 1 };
+}
+
+interface Run {
+  idle: number;
+  seal: { ms: number; memory: PhaseMemory };
+  draw: { afterRoundMs: number; winners: number; memory: PhaseMemory };
+  csv: { seconds: number; bytes: number; rows: number; memory: PhaseMemory };
+  receipts: Load & { memory: PhaseMemory };
+  proofs: Load & { memory: PhaseMemory };
+  highest: number;
+}
+
+/** Seal, draw, export and the receipt and proof loads, one after another, against one server. */
+async function phases(api: Api, seeded: SeededStore, memory: ServerMemory): Promise<Run> {
+  const { publicId, key } = seeded;
+  const idle = memory.phase()().before;
+  let end = memory.phase();
+  const started = performance.now();
+  const sealed = await api.call('POST', `/giveaways/${publicId}/seal`);
+  const seal = { ms: performance.now() - started, memory: end() };
+  if (sealed.status !== 200)
+    throw new Error(`the seal answered ${sealed.status}: ${JSON.stringify(sealed.body)}`);
+  const { root, count } = sealed.body.seal.entrants as { root: string; count: number };
+  if (count !== seeded.entrants) throw new Error(`sealed ${count} of ${seeded.entrants}`);
+  process.stderr.write(`  sealed in ${seal.ms.toFixed(0)} ms, ${mb(seal.memory)}\n`);
+
+  // The draw job runs by itself at the committed round; the giveaway is watched until it is done.
+  end = memory.phase();
+  const roundAt = Date.parse(sealed.body.seal.beacon.round_at);
+  let done: { status: number; body: { status: string; winners?: unknown[] } };
+  for (;;) {
+    done = await api.call('GET', `/giveaways/${publicId}`);
+    if (done.body.status === 'completed') break;
+    if (Date.now() > roundAt + 120_000) throw new Error(`two minutes after the round: ${done.body.status}`);
+    await sleep(50);
+  }
+  const draw = { afterRoundMs: Date.now() - roundAt, winners: done.body.winners?.length ?? 0, memory: end() };
+  process.stderr.write(`  drawn ${draw.afterRoundMs} ms after the round, ${mb(draw.memory)}\n`);
+
+  end = memory.phase();
+  const exported = await exportCsv(api, key, publicId);
+  const csv = { ...exported, memory: end() };
+  process.stderr.write(`  CSV in ${csv.seconds.toFixed(1)} s, ${mb(csv.memory)}\n`);
+
+  await checkProofs(api.url, publicId, seeded.leaves, root);
+  end = memory.phase();
+  const receiptRun = await receiptLoad(api.url, key, publicId, seeded.entrants);
+  const receipts = { ...receiptRun, memory: end() };
+  process.stderr.write(`  receipts p99 ${receipts.p99} ms, ${mb(receipts.memory)}\n`);
+  end = memory.phase();
+  const proofRun = await proofLoad(api.url, publicId, seeded.leaves);
+  const proofs = { ...proofRun, memory: end() };
+  process.stderr.write(`  proofs p99 ${proofs.p99} ms, ${mb(proofs.memory)}\n`);
+  return { idle, seal, draw, csv, receipts, proofs, highest: memory.highest() };
+}
+
+async function benchStore(dialect: Dialect): Promise<BenchResult[]> {
+  const n = entrants();
+  process.stderr.write(`  ${NAME[dialect]}: seeding ${n.toLocaleString('en')} entrants\n`);
+  const seeded = await seedEntrants(dialect, n);
+  process.stderr.write(`  seeded in ${seeded.seconds.toFixed(0)} s\n`);
+  const drand = await startFakeDrand({ clock: systemClock });
+  let run: Run;
+  try {
+    const env = {
+      ...seeded.env,
+      DRAND_URL: drand.url,
+      DRAND_CHAIN: JSON.stringify(drand.info),
+      TYCHE_SOURCES: 'system',
+      TYCHE_PUBLIC_RATE_LIMIT: '0',
+    };
+    // BENCH_CPU_PROF=<dir>: the server writes its CPU profile there when it stops.
+    const profile = process.env.BENCH_CPU_PROF;
+    if (profile) Object.assign(env, { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` });
+    const server = await startServerProcess(env, { keepLogs: false, entry: BIN });
+    const memory = watchServerMemory(server.child.pid!);
+    try {
+      run = await phases(apiOf(server, seeded.key), seeded, memory);
+    } finally {
+      memory.stop();
+      await server.stop();
+    }
+  } finally {
+    await drand.close();
+    await seeded.cleanup();
+  }
+  return figures(dialect, seeded, run);
+}
+
+function figures(dialect: Dialect, seeded: SeededStore, r: Run): BenchResult[] {
+  const name = `${NAME[dialect]}, ${seeded.entrants.toLocaleString('en')}`;
+  const load = (what: string, l: Load & { memory: PhaseMemory }): BenchResult => ({
+    name: `${name}: ${what}, p99 under ${CONNECTIONS} connections`,
+    value: l.p99,
+    unit: 'ms',
+    target: '≤ 20 ms',
+    met: l.p99 <= 20 && l.failed === 0,
+    notes: `${l.requests.toLocaleString('en')} requests, ${round(l.rps)}/s, p50 ${l.p50} ms, max ${l.max} ms, ${l.failed} failed; ${mb(l.memory)}`,
+  });
+  return [
+    {
+      name: `${name}: seal, HTTP end to end`,
+      value: round(r.seal.ms / 1000, 1),
+      unit: 's',
+      target: '≤ 15 s',
+      met: r.seal.ms <= 15_000,
+      notes: `${mb(r.seal.memory)}; seeded through the repository's bulk insert at ${round(seeded.entrants / seeded.seconds).toLocaleString('en')} rows/s (${round(seeded.seconds)} s)`,
+    },
+    {
+      name: `${name}: draw done after the committed round (job runner)`,
+      value: round(r.draw.afterRoundMs / 1000, 1),
+      unit: 's',
+      target: '≤ 10 s',
+      met: r.draw.afterRoundMs <= 10_000 && r.draw.winners === Math.min(WINNERS, seeded.entrants),
+      notes: `${r.draw.winners} winners with their proofs; from round_at to the giveaway read back completed (the runner polls each second); ${mb(r.draw.memory)}`,
+    },
+    {
+      name: `${name}: CSV export, peak RSS above its start`,
+      value: round(r.csv.memory.peak - r.csv.memory.before, 1),
+      unit: 'MB',
+      target: '≤ 64 MB (flat)',
+      met: r.csv.memory.peak - r.csv.memory.before <= 64 && r.csv.rows === seeded.entrants,
+      notes: `${r.csv.rows.toLocaleString('en')} rows, ${(r.csv.bytes / 2 ** 20).toFixed(0)} MiB in ${r.csv.seconds.toFixed(1)} s (${round(r.csv.rows / r.csv.seconds).toLocaleString('en')} rows/s); ${mb(r.csv.memory)}`,
+    },
+    load('receipts (GET …/entrants/{id}/receipt)', r.receipts),
+    load('public proofs (GET /g/{id}/proof/{leaf})', r.proofs),
+    {
+      name: `${name}: peak RSS of the server throughout`,
+      value: round(r.highest),
+      unit: 'MB',
+      target: `≤ ${RSS_LIMIT_MB} MB`,
+      met: r.highest <= RSS_LIMIT_MB,
+      notes: `idle after start ${round(r.idle)} MB; VmRSS sampled every 100 ms and VmHWM per phase`,
+    },
+  ];
+}
+
+/** The suite bench/run.ts runs: SQLite, then PostgreSQL when a server answers. */
+export async function benchTenMillion(): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+  for (const dialect of stores()) {
+    if (dialect === 'postgres' && (await postgresUnavailable())) continue;
+    results.push(...(await benchStore(dialect)));
+  }
+  return results;
+}
+
+export const TEN_MILLION_READING = `### Reading the ten-million figures
+
+**How it runs.** Per store: a fresh database; ten million entrants of one verifiable giveaway
+(1 000 winners) written through the participant repository's bulk insert, the path every entry
+ends in, 50 000 to a transaction, each with a CSPRNG salt and its leaf hash made as an entry
+makes them. The seeding connection gets a 1 GiB page cache on SQLite (with the default 2 MB,
+seeding alone took over an hour on this machine); on PostgreSQL the table is vacuumed and
+analyzed afterwards, as autovacuum does to an insert-only table that grew this much. Without the
+visibility map that sets, the seal's index-only reads visit the table for each leaf: 8–9 s instead
+of 1–4 s to read and hash a million here. Then one \`tyche serve\` (started as \`npm start\`
+starts it) on a local drand chain with real BLS signatures (3 s rounds, the default delay of 10
+rounds) and no public rate limit, and in order: the seal (\`POST …/seal\`); the draw by the job
+runner at the committed round, timed from \`round_at\` until the giveaway reads back completed
+(polled every 50 ms); the CSV export, read to its end; ${CONNECTIONS} connections of owners' receipts
+(\`GET …/entrants/{id}/receipt\`, a ticket signed per request) for entrants all over the list,
+then of public proofs (\`GET /g/{id}/proof/{leaf}\`) for 4 096 leaves spread over it, 20 s each
+(\`BENCH_LOAD_S\`), after 16 served proofs were checked against the sealed root. The server's
+VmRSS is sampled every 100 ms, and its VmHWM is reset at the start of each phase (\`clear_refs\`)
+and read at its end. \`BENCH_ENTRANTS\` makes a smaller list, \`BENCH_STORES=sqlite\` (or
+\`postgres\`) one store, \`BENCH_CPU_PROF=<dir>\` a CPU profile of the server.
+
+**What ten million needed.** The seal read the whole list into one packed buffer (320 MB at ten
+million) before hashing it. It now builds the tree as it reads: pages of 16 384 leaf hashes (1 MB
+of hex text) along the \`(giveaway_id, leaf_hash)\` index, each whole 256-leaf chunk hashed as it
+arrives, only the chunk roots and first leaves kept (1.25 MB each at ten million: what the seal
+row stores, as before); the next page is asked for before the last is hashed. The seal, the
+receipts and the proofs are the same bytes as before: the test vectors pass, and a store test
+checks the streamed tree against the whole-list one on both stores. A proof read the 256 entrant
+rows of its chunk and rehashed every chunk root above it, 39 000 at ten million, on every
+request; it now reads the chunk's leaf hashes as one text, and the levels above the chunks are
+hashed once per seal in a process and kept with the seal row, which is kept too once read (a seal
+never changes; at most 32 MB of them, least recently used out). At 100 000 entrants that took
+receipts from 152 to 2 251 requests/s and their p99 from 309 to 12 ms on the same machine. The
+draw reads each winner's chunk of leaf hashes and the winner's row by its leaf.
+
+**What limits it.** The machine is two cores shared with other work (load average 2–14 during
+these runs), and the figures move with it. Two full runs: the SQLite seal took 13.7 s and 12.2 s,
+the receipts' p99 38 ms and 20 ms, the proofs' 20 ms and 9 ms; the PostgreSQL seal 20.4 s, then
+12.7 s once the next page was put on its way before the last was hashed (and under lighter load).
+Most of the seal is ten million SHA-256 calls through node:crypto's one-shot \`hash()\` (about 0.35
+µs each on an idle core) and the ordered read; on PostgreSQL each 1 MB page also arrives over the
+socket and is decoded in the server's one thread. The receipts miss on PostgreSQL (p99 35 and 74
+ms, p50 11–13 ms, 550–800 requests/s against 1 400–2 100 on SQLite): the server is CPU-bound
+during the load, and a receipt waits on at least five queries (the key, the giveaway, the entrant,
+then its chunk and the seal's timestamps together) where a public proof waits on two; in the
+server's CPU profile, writing queries to the loopback socket (\`writev\`) alone takes about a
+quarter of its busy time. Fewer queries per receipt (the key or the giveaway kept between
+requests) is what would move it; those reads are outside the receipt code. A proof's own cost is
+hashing its chunk (255 hashes, about 0.1 ms) to check it against the stored chunk root. The p99s
+of SQLite and of the proofs are the tail of requests queued behind a collection or behind other
+processes on the same cores.
+
+The CSV export holds one page of 5 000 rows at a time. Its peak RSS growth does not follow the
+count (SQLite: 8 and 85 MB at a million rows, 119 and 137 MB at ten million; PostgreSQL: 145–153
+MB at a million, 151 and 187 MB at ten million), so it is most likely garbage between collections
+(pages that outlive a scavenge while they are written out) rather than rows kept; it was not
+traced further, the export's code was left as it is, and it is above the 64 MB set for it. The
+server's peak stays under 500 MB throughout on both stores. Seeding takes 6–13 minutes per store.
+`;

@@ -1,0 +1,37 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../store/schema.ts';
+
+/**
+ * The leaf hashes of a giveaway's list as the seal and the proofs read them: in canonical
+ * (ascending) order along the (giveaway_id, leaf_hash) index, a page at a time, each page one
+ * hex text joined by the store. A row per entrant costs far more than the hashing at millions,
+ * and neither the tree nor a proof needs anything of an entrant but its leaf.
+ */
+export function createEntrantLeaves(db: Kysely<Database>) {
+  return {
+    /**
+     * Up to `limit` leaf hashes after `after` ('' for the first page), or from it on when
+     * `inclusive`, joined in order: `limit` × 64 hex digits when the page is full.
+     */
+    async page(giveawayId: number, after: string, limit: number, inclusive = false): Promise<string> {
+      // An ORDER BY inside the aggregate would make SQLite sort again; the subquery's order holds.
+      const ordered = db
+        .selectFrom('participants')
+        .select('leaf_hash')
+        .where('giveaway_id', '=', giveawayId)
+        .where('leaf_hash', inclusive ? '>=' : '>', after)
+        .orderBy('leaf_hash')
+        .limit(limit)
+        .as('ordered');
+      const row = await db
+        .selectFrom(ordered)
+        .select(sql<string | null>`string_agg(leaf_hash, '')`.as('leaves'))
+        .executeTakeFirst();
+      const text = row?.leaves ?? '';
+      if (text.length % 64 !== 0) throw new Error('leaf hashes are not 32 bytes each');
+      return text;
+    },
+  };
+}
+
+export type EntrantLeaves = ReturnType<typeof createEntrantLeaves>;
