@@ -224,4 +224,17 @@ server holds), memory V8 counts outside its heap (buffers), and the rest of the 
 above the earlier readings is mostly in the first part (code paths that only requests run) and
 in the last: memory the C allocator keeps after the threads that ran, the PDF worker's above all,
 which the next ones reuse rather than grow.
+
+**What a start no longer loads**, measured with this benchmark on the same day, before and after
+(idle / after the mix): 109.1 / 165.7 MB, then 101.8 / 150 MB. The Telegram i18n plugin brought a
+Deno compatibility layer into every process (about 9 MB): the catalogue now reads its Fluent
+files with \`@fluent/bundle\` itself. The command table loaded the verifier, and with it the RFC
+3161 code (pkijs, about 3 MB): \`tyche verify\` now loads it when it runs. An ESM import of
+\`node:http\` reads its lazy \`WebSocket\` export and so loads Node's fetch implementation (undici,
+about 3 MB) into a process that never fetches at idle: the two files that need \`node:http\`
+take it with \`process.getBuiltinModule\`. A SQLite server no longer loads the PostgreSQL driver
+(about 2.5 MB). \`test/ops/lazy-loading.test.ts\` holds each of these. What is left of the idle
+figure above the floor is the HTTP stack and its compiled schemas, Kysely, the pages' and the
+API's own code, and the pairing code that checks drand rounds (about 1.5 MB, loaded with the
+chain at start).
 `;
