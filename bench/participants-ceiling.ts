@@ -27,8 +27,9 @@ function rowsOf(
 /**
  * What the store alone does with the same rows, as a yardstick for the API's figures on the
  * same machine at the same time: rows made beforehand (untimed), then written 10 000 to a
- * transaction by the bare driver — prepared multi-row statements on SQLite, one array insert
- * on PostgreSQL — into a migrated store's participants table with all its indexes.
+ * transaction by the bare driver — prepared multi-row statements on SQLite (in leaf-hash
+ * order), one array insert on PostgreSQL — into a migrated store's participants table with all
+ * its indexes.
  */
 export async function storeCeiling(
   target: { sqlitePath?: string; databaseUrl?: string },
@@ -44,7 +45,10 @@ export async function storeCeiling(
     const values = Array.from({ length: ROWS_PER_STATEMENT }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
     const insert = db.prepare(`insert into participants (${COLUMNS}) values ${values}`);
     for (let from = 1; from <= total; from += PER_TRANSACTION) {
-      const rows = rowsOf(giveawayId, from, Math.min(PER_TRANSACTION, total - from + 1), participant);
+      // In leaf-hash order, as the repository writes a batch on SQLite.
+      const rows = rowsOf(giveawayId, from, Math.min(PER_TRANSACTION, total - from + 1), participant).sort(
+        (a, b) => (a[7] < b[7] ? -1 : a[7] > b[7] ? 1 : 0),
+      );
       const started = performance.now();
       db.exec('begin');
       for (let i = 0; i + ROWS_PER_STATEMENT <= rows.length; i += ROWS_PER_STATEMENT) {

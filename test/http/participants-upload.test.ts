@@ -224,5 +224,26 @@ for (const target of await storeTargets()) {
       });
       expectProblem(anonymous, 401, 'unauthorized');
     });
+
+    test('an upload at fault is answered with its faults, whatever the state or owner of the giveaway', async () => {
+      const key = await t.key();
+      const id = await readyGiveaway(t, key, 2);
+      assert.equal((await draw(t, key, id)).statusCode, 200);
+      const bad = 'telegram_id\n50\n0\n';
+      for (const [who, giveaway] of [
+        [key, id],
+        [await t.key(), id],
+        [key, 'AAAAAAAAAAAA'],
+      ]) {
+        const res = await upload(who, giveaway, CSV, bad);
+        expectProblem(res, 400, 'invalid_parameter');
+        assert.deepEqual(
+          res.json().errors.map((e: { parameter: string }) => e.parameter),
+          ['line 3: telegram_id'],
+        );
+      }
+      // A well-formed upload gets the giveaway's answer.
+      expectProblem(await upload(key, id, CSV, 'telegram_id\n50\n'), 409, 'giveaway_completed');
+    });
   });
 }

@@ -2,6 +2,7 @@ import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
 import { insertInChunks } from '../../store/chunked-insert.ts';
 import { type PreparedQuery, prepareQuery } from '../../store/prepared-query.ts';
 import type { Database, ParticipantsTable } from '../../store/schema.ts';
+import { refreshStatisticsIfStale } from './participant-statistics.ts';
 
 export type ParticipantRow = Selectable<ParticipantsTable>;
 
@@ -69,16 +70,39 @@ function byColumn(rows: readonly ParticipantRow[]): Record<string, unknown[]> {
   return columns;
 }
 
+/**
+ * A batch in leaf-hash order. The leaf hashes are random, so a batch in entry order lands all
+ * over the (giveaway_id, leaf_hash) index, the table's largest. In their own order the rows walk
+ * that index once from start to end: on SQLite each of its pages is then read into the small
+ * page cache once per batch rather than once per row (a fifth less CPU per row, measured). On
+ * PostgreSQL the insert costs the same either way, but the rows then lie in the table in leaf
+ * order within each batch, and a read in leaf order (the seal, a proof's chunk) finds them
+ * together instead of one table page per entrant (the seal's read of a million: 0.7–0.9 s
+ * against 2.4–2.6 s). No read depends on the order rows were written in: each orders by a column.
+ */
+function inLeafOrder(rows: readonly ParticipantRow[]): ParticipantRow[] {
+  return rows.toSorted((a, b) => {
+    const x = a.leaf_hash ?? '';
+    const y = b.leaf_hash ?? '';
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+}
+
 /** How entrants are written and found again while they join: the hot path of bulk entry. */
 export function createParticipantEntry(db: Kysely<Database>) {
   let insertColumns: PreparedQuery<unknown> | undefined;
   return {
-    /** Multi-row statements on SQLite (prepared once per size), one array insert on PostgreSQL. */
+    /**
+     * In leaf-hash order: multi-row statements on SQLite (prepared once per size), one array
+     * insert on PostgreSQL, whose statistics are then brought up to date if the table outgrew them.
+     */
     async insertMany(rows: readonly ParticipantRow[], trx: Kysely<Database> = db): Promise<void> {
       if (rows.length === 0) return;
-      if (!isPostgres(trx)) return insertInChunks(trx, 'participants', rows, ROWS_PER_INSERT);
+      const ordered = inLeafOrder(rows);
+      if (!isPostgres(trx)) return insertInChunks(trx, 'participants', ordered, ROWS_PER_INSERT);
       insertColumns ??= unnestInsert(db);
-      await insertColumns(byColumn(rows), trx);
+      await insertColumns(byColumn(ordered), trx);
+      await refreshStatisticsIfStale(trx, rows.length);
     },
 
     /** Entry numbers of those of `telegramIds` that already joined. */

@@ -20,24 +20,28 @@ export interface CsvPosition {
 
 type PageQuery = SelectQueryBuilder<Database, 'participants', object>;
 
+/** A SQLite page as one JSON array of CsvRow tuples. */
+const ROWS_AS_JSON: RawBuilder<string | null> =
+  sql`json_group_array(json_array(telegram_id, username, first_name, joined_at))`;
+
 /**
- * Runs a page query and returns its rows through one JSON value. node:sqlite hands each row
- * over as a null-prototype (dictionary-mode) object: at a million rows those cost more than
- * the export itself and swell the heap by over 100 MB, while one JSON.parse per page does not.
+ * Runs a page query and returns its rows as tuples. node:sqlite hands each row over as a
+ * null-prototype (dictionary-mode) object: at a million rows those cost more than the export
+ * itself and swell the heap by over 100 MB, so SQLite joins the page into one JSON text, parsed
+ * once. PostgreSQL's rows arrive as plain objects, cheap to read; there building the JSON cost
+ * the server more than the rows do (a million: 1.3 s as JSON against 1.0 s as rows, measured).
  */
-async function asJsonPage(trx: Kysely<Database>, query: PageQuery): Promise<CsvRow[]> {
-  const page = query.select(['telegram_id', 'username', 'first_name', 'joined_at']).as('page');
-  const postgres = isPostgres(trx);
-  // PostgreSQL's json arrives parsed; SQLite's as text. Empty: null and '[]'.
-  const aggregate: RawBuilder<CsvRow[] | string | null> = postgres
-    ? sql`json_agg(json_build_array(telegram_id, username, first_name, joined_at))`
-    : sql`json_group_array(json_array(telegram_id, username, first_name, joined_at))`;
-  const row = await trx.selectFrom(page).select(aggregate.as('rows')).executeTakeFirst();
-  const rows = (typeof row?.rows === 'string' ? JSON.parse(row.rows) : (row?.rows ?? [])) as CsvRow[];
-  return inCsvOrder(rows);
+async function pageRows(trx: Kysely<Database>, query: PageQuery): Promise<CsvRow[]> {
+  const columns = query.select(['telegram_id', 'username', 'first_name', 'joined_at']);
+  if (isPostgres(trx)) {
+    const rows = await columns.execute();
+    return rows.map((r) => [Number(r.telegram_id), r.username, r.first_name, Number(r.joined_at)]);
+  }
+  const row = await trx.selectFrom(columns.as('page')).select(ROWS_AS_JSON.as('rows')).executeTakeFirst();
+  return inCsvOrder(JSON.parse(row?.rows ?? '[]') as CsvRow[]);
 }
 
-/** Aggregates keep their input's order on both engines in practice; this makes it a guarantee. */
+/** SQLite's aggregate keeps its input's order in practice; this makes it a guarantee. */
 function inCsvOrder(rows: CsvRow[]): CsvRow[] {
   const key = (row: CsvRow) => Math.floor(row[3] / 1000);
   for (let i = 1; i < rows.length; i++) {
@@ -214,8 +218,8 @@ export function createParticipantRepository(db: Kysely<Database>) {
     ): Promise<CsvRow[]> {
       const base = trx.selectFrom('participants').where('giveaway_id', '=', giveawayId);
       const second = sql<number>`joined_at / 1000`;
-      if (!after) return asJsonPage(trx, base.orderBy(second).orderBy('telegram_id').limit(limit));
-      const rest = await asJsonPage(
+      if (!after) return pageRows(trx, base.orderBy(second).orderBy('telegram_id').limit(limit));
+      const rest = await pageRows(
         trx,
         base
           .where(second, '=', after.second)
@@ -224,7 +228,7 @@ export function createParticipantRepository(db: Kysely<Database>) {
           .limit(limit),
       );
       if (rest.length === limit) return rest;
-      const later = await asJsonPage(
+      const later = await pageRows(
         trx,
         base
           .where(second, '>', after.second)

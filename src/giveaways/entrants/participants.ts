@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { toHex } from '../../proof/draw-v1.ts';
-import { entrantLeafHash, SALT_BYTES } from '../../proof/entrant-leaf.ts';
+import { hash, randomBytes } from 'node:crypto';
+import { ENTRANT_DOMAIN, LEAF_DATA_BYTES, SALT_BYTES } from '../../proof/entrant-leaf.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { UnitOfWork } from '../../store/unit-of-work.ts';
 import type { GiveawayRepository, GiveawayRow } from '../core/giveaway.repository.ts';
 import type { GiveawayPromises } from '../core/giveaway-promises.ts';
-import { fastSha256 } from './entrant-tree.ts';
 import type { ParticipantRepository, ParticipantRow } from './participant.repository.ts';
 
 export interface ParticipantInput {
@@ -46,13 +44,35 @@ export function normalizeUsername(username: string | undefined): string | null {
   return name === '' ? null : name;
 }
 
-function leafOf(salt: Uint8Array, telegramId: number): { salt: string; leaf_hash: string } {
-  return { salt: toHex(salt), leaf_hash: toHex(entrantLeafHash(salt, telegramId, fastSha256)) };
+/**
+ * What a leaf hash is taken over (CONTRACT §7.1, as entrantLeafHash builds it): 0x00 ‖
+ * "tyche-entrant-v2" ‖ 0x00 ‖ salt ‖ uint64_be(telegram_id). One buffer, refilled per entrant:
+ * the hash reads it at once. Building the bytes and the hex by hand (a BigInt, three arrays, hex
+ * joined a digit at a time into strings flattened again when bound) cost about 3 µs of CPU an
+ * entrant; the one-shot hash asked for hex, and the salt's hex from its buffer, about 0.4 µs.
+ */
+const leafInput = Buffer.alloc(1 + LEAF_DATA_BYTES);
+leafInput.write(ENTRANT_DOMAIN, 1, 'latin1');
+const SALT_AT = 1 + ENTRANT_DOMAIN.length + 1;
+const ID_AT = SALT_AT + SALT_BYTES;
+
+/** The salt at `at` in `salts` and the leaf it makes for `telegramId`, both as lowercase hex. */
+function leafOf(salts: Buffer, at: number, telegramId: number): { salt: string; leaf_hash: string } {
+  if (!Number.isInteger(telegramId) || telegramId < 1 || telegramId >= 2 ** 64)
+    throw new RangeError(`telegram_id ${telegramId} is not a positive 64-bit integer`);
+  salts.copy(leafInput, SALT_AT, at, at + SALT_BYTES);
+  // Both halves are exact for any integer below 2^64: dividing by a power of two loses nothing.
+  leafInput.writeUInt32BE(Math.floor(telegramId / 2 ** 32), ID_AT);
+  leafInput.writeUInt32BE(telegramId % 2 ** 32, ID_AT + 4);
+  return {
+    salt: salts.toString('hex', at, at + SALT_BYTES),
+    leaf_hash: hash('sha256', leafInput, 'hex'),
+  };
 }
 
 /** CONTRACT §7.1: a fresh 16-byte salt from the CSPRNG, fixed at entry, and the leaf it makes. */
 export function newEntrantLeaf(telegramId: number): { salt: string; leaf_hash: string } {
-  return leafOf(randomBytes(SALT_BYTES), telegramId);
+  return leafOf(randomBytes(SALT_BYTES), 0, telegramId);
 }
 
 /** What an entry writes, bound to its transaction. */
@@ -99,7 +119,7 @@ async function addBatch(
       username: normalizeUsername(p.username),
       first_name: p.first_name ?? null,
       joined_at: joinedAt,
-      ...leafOf(salts.subarray(i * SALT_BYTES, (i + 1) * SALT_BYTES), p.telegram_id),
+      ...leafOf(salts, i * SALT_BYTES, p.telegram_id),
     });
     return last;
   });

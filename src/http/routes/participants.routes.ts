@@ -2,9 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { GiveawayService } from '../../giveaways/giveaway.service.ts';
 import { AppError, type ErrorCode } from '../../shared/errors.ts';
 import { accountOf } from '../auth.ts';
-import { errorResponses, PROTECTED_ERRORS } from '../schemas.ts';
+import { BODY_ERRORS, errorResponses, OWNED_ERRORS } from '../schemas.ts';
 import { PublicIdParamsSchema } from './giveaway.schemas.ts';
-import { acceptUploads, checkUpload, discardUpload, spoolOf, uploadBatches } from './participant-upload.ts';
+import {
+  acceptUploads,
+  checkedBatches,
+  checkUpload,
+  discardUpload,
+  mayBeTooLong,
+  spoolOf,
+} from './participant-upload.ts';
 import {
   MAX_UPLOAD_ROWS_TEXT,
   type ParticipantsBody,
@@ -15,18 +22,7 @@ import {
   UPLOAD_MIB,
 } from './participants.schemas.ts';
 
-const ERRORS: ErrorCode[] = [
-  ...PROTECTED_ERRORS,
-  'invalid_type',
-  'missing_parameter',
-  'invalid_json',
-  'payload_too_large',
-  'unsupported_media_type',
-  'forbidden',
-  'not_found',
-  'giveaway_sealed',
-  'giveaway_completed',
-];
+const ERRORS: ErrorCode[] = [...BODY_ERRORS, ...OWNED_ERRORS, 'giveaway_sealed', 'giveaway_completed'];
 
 function participantsRequired(): AppError {
   return new AppError('missing_parameter', 'participants is required', {
@@ -75,9 +71,20 @@ export const participantRoutes: FastifyPluginAsyncTypebox<{ giveaways: GiveawayS
         const { participants } = request.body as ParticipantsBody;
         return giveaways.addParticipants(account, request.params.public_id, participants);
       }
+      const pass = checkedBatches(spooled);
+      let checked = false;
       try {
-        await checkUpload(spooled);
-        return await giveaways.uploadParticipants(account, request.params.public_id, uploadBatches(spooled));
+        if (mayBeTooLong(spooled)) {
+          checked = true;
+          await checkUpload(spooled);
+        }
+        return await giveaways.uploadParticipants(account, request.params.public_id, pass.batches);
+      } catch (error) {
+        // An upload at fault is answered with its faults whatever else stopped it (the giveaway
+        // not found or closed, a store error), as when every upload was checked before the
+        // giveaway was looked up: read it through when the store stopped before its end.
+        if (!checked && !pass.finished()) await checkUpload(spooled);
+        throw error;
       } finally {
         await discardUpload(request);
       }
