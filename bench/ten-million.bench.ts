@@ -4,6 +4,7 @@ import { systemClock } from '../src/shared/clock.ts';
 import { startFakeDrand } from '../test/helpers/fake-upstreams.ts';
 import { postgresUnavailable } from '../test/helpers/postgres.ts';
 import { type ServerProcess, startServerProcess } from '../test/helpers/server-process.ts';
+import { exportCsv } from './participants-reads.ts';
 import type { BenchResult } from './result.ts';
 import { CONNECTIONS, checkProofs, type Load, proofLoad, receiptLoad } from './ten-million-load.ts';
 import { type PhaseMemory, type ServerMemory, watchServerMemory } from './ten-million-rss.ts';
@@ -41,22 +42,6 @@ function apiOf(server: ServerProcess, key: string): Api {
       return { status: res.status, body: await res.json() };
     },
   };
-}
-
-/** The participants CSV read to its end as a client would: bytes, lines and the time it took. */
-async function exportCsv(api: Api, key: string, publicId: string) {
-  const started = performance.now();
-  const res = await fetch(`${api.url}/api/v1/giveaways/${publicId}/participants.csv`, {
-    headers: { authorization: `Bearer ${key}` },
-  });
-  if (res.status !== 200 || !res.body) throw new Error(`the CSV export answered ${res.status}`);
-  let bytes = 0;
-  let lines = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    bytes += chunk.length;
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-  }
-  return { seconds: (performance.now() - started) / 1000, bytes, rows: lines - 1 };
 }
 
 interface Run {
@@ -97,7 +82,7 @@ async function phases(api: Api, seeded: SeededStore, memory: ServerMemory): Prom
   process.stderr.write(`  drawn ${draw.afterRoundMs} ms after the round, ${mb(draw.memory)}\n`);
 
   end = memory.phase();
-  const exported = await exportCsv(api, key, publicId);
+  const exported = await exportCsv(api.url, key, publicId);
   const csv = { ...exported, memory: end() };
   process.stderr.write(`  CSV in ${csv.seconds.toFixed(1)} s, ${mb(csv.memory)}\n`);
 
