@@ -5,6 +5,7 @@ import { benchLogVerify, LOG_VERIFY_READING } from './log-verify.bench.ts';
 import { benchMemory, MEMORY_READING } from './memory.bench.ts';
 import { benchParticipants, PARTICIPANTS_READING } from './participants.bench.ts';
 import { benchRandomEndpoints, RANDOM_READING } from './random.bench.ts';
+import { HOW_IT_SCALES } from './how-it-scales.ts';
 import type { BenchResult } from './result.ts';
 import { benchSeal, SEAL_READING } from './seal.bench.ts';
 import { benchConditionSeal, CONDITION_SEAL_READING } from './seal-conditions.bench.ts';
@@ -117,6 +118,7 @@ Load comes from autocannon in the benchmark process; every server under test run
 its own on 127.0.0.1. Figures compared with each other were measured side by side in the same run.
 Numbers from a shared 2-core machine move by ±20% between runs; read ratios rather than absolutes.
 
-${sections.map((section) => section.text).join('\n')}`;
+${sections.map((section) => section.text).join('\n')}
+${HOW_IT_SCALES}`;
 if (write) writeFileSync(target, doc);
 process.stdout.write(only ? sections.map((section) => section.text).join('\n') : doc);
