@@ -236,7 +236,7 @@ export interface paths {
         };
         /**
          * An organizer's public record, from the transparency log
-         * @description No key. Every giveaway the owner pseudonym sealed and drew, the median time from the committed drand round to the draw, winners replaced by reason, and red flags (a giveaway sealed twice, two of its giveaways sealed on one round, a substitute out of reserve order), computed from the log entries about that owner alone. The page works without JavaScript; `.json` or `Accept: application/json` gives the record.
+         * @description No key. Every giveaway the owner pseudonym sealed and drew, the median time from the committed drand round to the draw, winners replaced by reason, and red flags (a giveaway sealed twice, two of its giveaways sealed on one round, a substitute out of reserve order), computed from the log entries about that owner alone. The page works without JavaScript and speaks English or Russian (`?lang=`, else Accept-Language); `.json` or `Accept: application/json` gives the record.
          */
         get: operations["getOrganizerRecord"];
         put?: never;
