@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { HOW_IT_SCALES } from './how-it-scales.ts';
 import { benchLogVerify, LOG_VERIFY_READING } from './log-verify.bench.ts';
 import { benchMemory, MEMORY_READING } from './memory.bench.ts';
 import { benchParticipants, PARTICIPANTS_READING } from './participants.bench.ts';
 import { benchRandomEndpoints, RANDOM_READING } from './random.bench.ts';
-import { HOW_IT_SCALES } from './how-it-scales.ts';
 import type { BenchResult } from './result.ts';
 import { benchSeal, SEAL_READING } from './seal.bench.ts';
 import { benchConditionSeal, CONDITION_SEAL_READING } from './seal-conditions.bench.ts';
