@@ -2,7 +2,7 @@ import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
 import { insertInChunks } from '../../store/chunked-insert.ts';
 import { type PreparedQuery, prepareQuery } from '../../store/prepared-query.ts';
 import type { Database, ParticipantsTable } from '../../store/schema.ts';
-import { refreshStatisticsIfStale } from './participant-statistics.ts';
+import { refreshStatisticsIfStale } from './participant-statistics.repository.ts';
 
 export type ParticipantRow = Selectable<ParticipantsTable>;
 
