@@ -40,9 +40,9 @@ import { meRoutes } from './routes/me.routes.ts';
 import { randomRoutes } from './routes/random.routes.ts';
 import { webhookRoutes } from './routes/webhook.routes.ts';
 import { wellKnownRoutes } from './routes/well-known.routes.ts';
+import { createSchemaCompilers } from './schema-compilers.ts';
 import { refuseUnknownQuery } from './strict-query.ts';
 import { clientErrorHandler, frameworkErrorHandler } from './transport-errors.ts';
-import { validatorCompiler } from './validation.ts';
 
 /**
  * What the HTTP app reads of the configuration. The root passes its config, which has these
@@ -102,7 +102,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.server.headersTimeout = HEADERS_TIMEOUT_MS;
-  app.setValidatorCompiler(validatorCompiler);
+  const schemas = createSchemaCompilers();
+  app.setValidatorCompiler(schemas.validatorCompiler);
+  app.setSerializerCompiler(schemas.serializerCompiler);
+  app.decorate('compileAllSchemas', schemas.compileAll);
   app.decorateRequest('principal', null);
   app.decorateRequest('quotaTicket', null);
   app.decorateRequest('idempotency', null);

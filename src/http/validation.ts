@@ -41,18 +41,30 @@ const INTEGER_MESSAGE = 'must be a plain decimal integer between -(2^53-1) and 2
  * same way (see json-body.ts). Type errors win over every other problem, then missing values,
  * then range problems.
  */
-export const validatorCompiler: FastifySchemaCompiler<JsonSchema> = ({ schema, httpPart }) => {
-  const validate = ajv.compile(schema);
-  return (input: unknown) => {
-    let data = input;
-    if (httpPart === 'querystring') data = convertQuery(schema, input as Record<string, unknown>);
-    if (httpPart === 'body' && (data === undefined || data === null) && schema.type === 'object') data = {};
-    const notIntegers = badIntegers(schema, data, '', true);
-    if (notIntegers.length > 0) return { error: classify([], notIntegers) };
-    if (validate(data)) return { value: data };
-    return { error: classify(validate.errors ?? [], []) };
+export const validatorCompiler = validatorCompilerWith((compile) => {
+  const compiled = compile();
+  return () => compiled;
+});
+
+/** Puts a compile off until the compiled function is first wanted (see schema-compilers.ts). */
+export type Defer = <T>(compile: () => T) => () => T;
+
+/** The validator compiler above, with Ajv's compile of each schema put off by `defer`. */
+export function validatorCompilerWith(defer: Defer): FastifySchemaCompiler<JsonSchema> {
+  return ({ schema, httpPart }) => {
+    const compiled = defer(() => ajv.compile(schema));
+    return (input: unknown) => {
+      const validate = compiled();
+      let data = input;
+      if (httpPart === 'querystring') data = convertQuery(schema, input as Record<string, unknown>);
+      if (httpPart === 'body' && (data === undefined || data === null) && schema.type === 'object') data = {};
+      const notIntegers = badIntegers(schema, data, '', true);
+      if (notIntegers.length > 0) return { error: classify([], notIntegers) };
+      if (validate(data)) return { value: data };
+      return { error: classify(validate.errors ?? [], []) };
+    };
   };
-};
+}
 
 function convertQuery(schema: JsonSchema, query: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...query };

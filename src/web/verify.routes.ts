@@ -7,7 +7,6 @@ import type { WinnerNamesQuery } from '../giveaways/results/winner-names.ts';
 import { renderCertificatePdf } from '../pdf/certificate-pdf.ts';
 import { KEYS_PATH } from '../proof/keys-path.ts';
 import { AppError } from '../shared/errors.ts';
-import { algorithmPage } from './algorithm-doc.ts';
 import { bundleRoutes } from './bundle.routes.ts';
 import { namedPeople } from './giveaway-results.ts';
 import { pageLocale, VARY_LANGUAGE } from './page-language.ts';
@@ -160,7 +159,9 @@ export const verifyRoutes: FastifyPluginAsync<{
     },
   );
 
-  app.get('/docs/draw-algorithm', { schema: { hide: true } }, async (_request, reply) =>
-    sendPage(reply, 200, algorithmPage()),
-  );
+  // The Markdown renderer is loaded by the page's first reader, not by every start.
+  app.get('/docs/draw-algorithm', { schema: { hide: true } }, async (_request, reply) => {
+    const { algorithmPage } = await import('./algorithm-doc.ts');
+    return sendPage(reply, 200, algorithmPage());
+  });
 };

@@ -39,6 +39,8 @@ test('a server loads no bundler, no bot, no X.509 library, no API reference and 
       // On SQLite, the PostgreSQL driver.
       'pg',
       'pg-cursor',
+      // The Markdown renderer of /docs/draw-algorithm.
+      'marked',
       ...REFERENCE,
     ]) {
       assert.ok(!serving.includes(heavy), `${heavy} is loaded at start`);
