@@ -3,6 +3,9 @@ import { escapeHtml } from '../shared/html-escape.ts';
 
 /** Pieces of messages that are the same in every language. */
 
+/** How every message is sent: as HTML (text from outside goes through `esc`), without link previews. */
+export const AS_HTML = { parse_mode: 'HTML', link_preview_options: { is_disabled: true } } as const;
+
 const PLAN_NAMES: Record<Plan, string> = { free: 'Free', pro: 'Pro', business: 'Business' };
 
 export const planName = (plan: string): string => PLAN_NAMES[plan as Plan] ?? plan;

@@ -1,6 +1,7 @@
 import type { Context } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import type { BotLogger } from './bot-logger.ts';
+import { AS_HTML } from './format.ts';
 import { describeTelegramError } from './telegram-errors.ts';
 
 export interface ReplyOptions {
@@ -19,8 +20,7 @@ export async function safeReply(
 ): Promise<boolean> {
   try {
     await ctx.reply(text, {
-      parse_mode: 'HTML',
-      link_preview_options: { is_disabled: true },
+      ...AS_HTML,
       ...(options.keyboard ? { reply_markup: options.keyboard } : {}),
     });
     return true;
@@ -53,8 +53,7 @@ export async function safeEdit(
 ): Promise<void> {
   try {
     await ctx.editMessageText(text, {
-      parse_mode: 'HTML',
-      link_preview_options: { is_disabled: true },
+      ...AS_HTML,
       ...(keyboard ? { reply_markup: keyboard } : {}),
     });
   } catch (error) {

@@ -13,6 +13,23 @@ export function newKeyFile(positionals: string[], io: Io, command: string): stri
 }
 
 /**
+ * The FILE an export writes the store's key to, or the exit code when there is none: 1 when FILE
+ * exists, 2 when the key already comes from `variable`'s file (the store's copy is not the one in use).
+ */
+export function exportKeyFile(
+  positionals: string[],
+  io: Io,
+  command: string,
+  from: { key: string; variable: string; configured: boolean },
+): string | number {
+  const path = newKeyFile(positionals, io, command);
+  if (path === undefined) return 1;
+  if (!from.configured) return path;
+  io.err(`tyche ${command}: the ${from.key} already comes from ${from.variable}`);
+  return 2;
+}
+
+/**
  * Writes a base64url Ed25519 seed, the format every key file variable reads: readable by its
  * owner only, and `wx` so a file that appeared meanwhile is not replaced. `id` goes to stdout,
  * `told` (what the file is for) to stderr.

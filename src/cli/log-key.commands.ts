@@ -2,7 +2,7 @@ import { configFromEnv } from '../config.ts';
 import { readLogKey } from '../log/log-key.ts';
 import { createSigningKey, type SigningKey, signingKeySecret } from '../signing/certificate-crypto.ts';
 import type { Command, Io } from './command.ts';
-import { newKeyFile, writeKeyFile } from './key-file.ts';
+import { exportKeyFile, newKeyFile, writeKeyFile } from './key-file.ts';
 import { withServices } from './store-session.ts';
 
 function writeLogKeyFile(path: string, key: SigningKey, io: Io, when: string): number {
@@ -17,12 +17,12 @@ export const logKeyExport: Command = {
 print its kid, so it can be kept apart from the database and configured with TYCHE_LOG_KEY_FILE: the log
 goes on signing with the key every verifier pinned, and a lost database no longer takes it along.`,
   async run({ positionals }, io) {
-    const path = newKeyFile(positionals, io, 'log-key export');
-    if (path === undefined) return 1;
-    if (configFromEnv(io.env).logKeyFile) {
-      io.err('tyche log-key export: the log key already comes from TYCHE_LOG_KEY_FILE');
-      return 2;
-    }
+    const path = exportKeyFile(positionals, io, 'log-key export', {
+      key: 'log key',
+      variable: 'TYCHE_LOG_KEY_FILE',
+      configured: configFromEnv(io.env).logKeyFile !== undefined,
+    });
+    if (typeof path === 'number') return path;
     const key = await withServices(io.env, (_services, store) => readLogKey(store.db));
     return writeLogKeyFile(path, key, io, 'Keep a copy apart from the database and restart');
   },

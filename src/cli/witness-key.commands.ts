@@ -5,7 +5,7 @@ import { cosignerVerifierKey } from '../proof/cosignature.ts';
 import { systemClock } from '../shared/clock.ts';
 import { ensureWitnessKey } from '../witness/witness-key.ts';
 import type { Command, Io } from './command.ts';
-import { newKeyFile, writeKeyFile } from './key-file.ts';
+import { exportKeyFile, newKeyFile, writeKeyFile } from './key-file.ts';
 import { withServices } from './store-session.ts';
 
 /** Prints the note verifier key, which logs configure in TYCHE_WITNESSES, as `tyche witness --print-key` does. */
@@ -22,12 +22,12 @@ export const witnessKeyExport: Command = {
 and print its note verifier key, so it can be kept apart from the database and configured with
 WITNESS_KEY_FILE: the logs that trust this witness keep trusting it after a lost database.`,
   async run({ positionals }, io) {
-    const path = newKeyFile(positionals, io, 'witness-key export');
-    if (path === undefined) return 1;
-    if (configFromEnv(io.env).witnessKeyFile) {
-      io.err('tyche witness-key export: the witness key already comes from WITNESS_KEY_FILE');
-      return 2;
-    }
+    const path = exportKeyFile(positionals, io, 'witness-key export', {
+      key: 'witness key',
+      variable: 'WITNESS_KEY_FILE',
+      configured: configFromEnv(io.env).witnessKeyFile !== undefined,
+    });
+    if (typeof path === 'number') return path;
     const { key, name } = await withServices(io.env, async (_services, store, config) => ({
       key: await ensureWitnessKey(store.db, config.witnessName, systemClock.now().getTime()),
       name: config.witnessName,

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
+import type { LogEntriesTable } from '../store/log-schema.ts';
 import type { Database } from '../store/schema.ts';
 import type { NodeKey, StoredNode } from './tree-shape.ts';
 
@@ -18,6 +19,16 @@ export interface LogEntryRow {
 
 /** Node buffers (pg's) and SQLite's arrays alike, as plain bytes. */
 const bytes = (value: Uint8Array): Uint8Array => new Uint8Array(value);
+
+/** A stored `log_entries` row as the log speaks of it. */
+export const logEntryOf = (row: Selectable<LogEntriesTable>): LogEntryRow => ({
+  index: Number(row.idx),
+  kind: row.kind,
+  id: row.ref_id,
+  leafData: bytes(row.leaf_data),
+  leafHash: bytes(row.leaf_hash),
+  createdAt: Number(row.created_at),
+});
 
 export function createLogRepository(db: Kysely<Database>) {
   return {
@@ -108,14 +119,7 @@ export function createLogRepository(db: Kysely<Database>) {
         .where('idx', '<', end)
         .orderBy('idx')
         .execute();
-      return rows.map((r) => ({
-        index: Number(r.idx),
-        kind: r.kind,
-        id: r.ref_id,
-        leafData: bytes(r.leaf_data),
-        leafHash: bytes(r.leaf_hash),
-        createdAt: Number(r.created_at),
-      }));
+      return rows.map(logEntryOf);
     },
 
     /** The stored subtree hashes of one level, indices [from, to), in order: one hash tile's worth. */

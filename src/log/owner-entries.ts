@@ -3,12 +3,14 @@ import { isCertificateDigest } from '../proof/certificate-entry.ts';
 import type { LogEntryKind } from '../proof/log-entry.ts';
 import { isRecord } from '../proof/report.ts';
 import type { Database } from '../store/schema.ts';
-import type { LogEntryRow } from './log.repository.ts';
+import { createOwnerEntryRepository } from './owner-entry.repository.ts';
 
 /** The kinds of entry an owner's record reads (CONTRACT §14 "GET /o/{owner}"). */
 const OWNER_KINDS: readonly string[] = ['seal', 'certificate', 'amendment'];
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
+
+type About = { owner: string; giveaway: string } | { giveaway: string };
 
 /**
  * Who an entry is about, from its leaf data alone: the owner a seal or a whole v2 certificate
@@ -16,35 +18,34 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * giveaway — an amendment, or a certificate logged as its digest — the giveaway, whose owners are
  * those of its seals in the log. Null for anything else (a v1 certificate names no owner).
  */
-export function ownerOfEntry(
-  kind: string,
-  leafData: Uint8Array,
-): { owner: string; giveaway: string } | { giveaway: string } | null {
+export function ownerOfEntry(kind: string, leafData: Uint8Array): About | null {
   if (!OWNER_KINDS.includes(kind)) return null;
-  let obj: unknown;
+  const obj = jsonObjectOf(leafData);
+  if (obj === null) return null;
+  if (kind === 'seal') return ownerOfSeal(obj);
+  if (kind === 'amendment') return giveawayNamed(obj.giveaway);
+  if (!isCertificateDigest(obj)) return ownerOfSeal(obj.seal);
+  return obj.algorithm === 'tyche-draw-v2' ? giveawayNamed(obj.public_id) : null;
+}
+
+function jsonObjectOf(bytes: Uint8Array): Record<string, unknown> | null {
   try {
-    obj = JSON.parse(decoder.decode(leafData));
+    const obj: unknown = JSON.parse(decoder.decode(bytes));
+    return isRecord(obj) ? obj : null;
   } catch {
     return null;
   }
-  if (!isRecord(obj)) return null;
-  if (kind === 'amendment') return typeof obj.giveaway === 'string' ? { giveaway: obj.giveaway } : null;
-  if (kind === 'certificate' && isCertificateDigest(obj)) {
-    const v2 = obj.algorithm === 'tyche-draw-v2' && typeof obj.public_id === 'string';
-    return v2 ? { giveaway: obj.public_id as string } : null;
-  }
-  const seal = kind === 'seal' ? obj : isRecord(obj.seal) ? obj.seal : null;
-  const g = seal && isRecord(seal.giveaway) ? seal.giveaway : null;
-  if (!g || typeof g.owner !== 'string' || typeof g.public_id !== 'string') return null;
-  if (g.owner === '' || g.public_id === '') return null;
-  return { owner: g.owner, giveaway: g.public_id };
 }
 
-/** How far an owner's entries go: changes exactly when an entry about them is appended. */
-export interface OwnerVersion {
-  count: number;
-  /** The newest entry's index, or -1 when there is none. */
-  last: number;
+const giveawayNamed = (giveaway: unknown): About | null =>
+  typeof giveaway === 'string' ? { giveaway } : null;
+
+/** The owner pseudonym and giveaway a seal names; both must be non-empty. */
+function ownerOfSeal(seal: unknown): About | null {
+  if (!isRecord(seal) || !isRecord(seal.giveaway)) return null;
+  const { owner, public_id: giveaway } = seal.giveaway;
+  if (typeof owner !== 'string' || typeof giveaway !== 'string') return null;
+  return owner !== '' && giveaway !== '' ? { owner, giveaway } : null;
 }
 
 /**
@@ -54,73 +55,24 @@ export interface OwnerVersion {
  * unless the log holds a forgery).
  */
 export function createOwnerEntries(db: Kysely<Database>) {
+  const index = createOwnerEntryRepository(db);
   return {
-    /** Files the entry at `index`, as logged, under the owner(s) it is about, in the caller's transaction. */
+    /** Files the entry at `idx`, as logged, under the owner(s) it is about, in the caller's transaction. */
     async record(
       trx: Kysely<Database>,
-      index: number,
+      idx: number,
       kind: LogEntryKind,
       leafData: Uint8Array,
     ): Promise<void> {
       const about = ownerOfEntry(kind, leafData);
       if (about === null) return;
-      let owners: string[];
-      if ('owner' in about) owners = [about.owner];
-      else {
-        const rows = await trx
-          .selectFrom('log_owner_entries')
-          .select('owner')
-          .distinct()
-          .where('giveaway', '=', about.giveaway)
-          .where('kind', '=', 'seal')
-          .execute();
-        owners = rows.map((r) => r.owner);
-      }
+      const inTransaction = createOwnerEntryRepository(trx);
+      const owners = 'owner' in about ? [about.owner] : await inTransaction.sealOwnersOf(about.giveaway);
       if (owners.length === 0) return;
-      await trx
-        .insertInto('log_owner_entries')
-        .values(owners.map((owner) => ({ owner, idx: index, kind, giveaway: about.giveaway })))
-        .execute();
+      await inTransaction.insert(owners.map((owner) => ({ owner, idx, kind, giveaway: about.giveaway })));
     },
 
-    /** How many entries are about `owner`, and the newest one: the version of their record. */
-    async versionOf(owner: string): Promise<OwnerVersion> {
-      const row = await db
-        .selectFrom('log_owner_entries')
-        .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('idx').as('last')])
-        .where('owner', '=', owner)
-        .executeTakeFirst();
-      const last = row?.last;
-      return {
-        count: Number(row?.count ?? 0),
-        last: last === null || last === undefined ? -1 : Number(last),
-      };
-    },
-
-    /** Every log entry about `owner`, in log order, read along the index. */
-    async entriesOf(owner: string): Promise<LogEntryRow[]> {
-      const rows = await db
-        .selectFrom('log_owner_entries')
-        .innerJoin('log_entries', 'log_entries.idx', 'log_owner_entries.idx')
-        .select([
-          'log_entries.idx',
-          'log_entries.kind',
-          'log_entries.ref_id',
-          'log_entries.leaf_data',
-          'log_entries.leaf_hash',
-          'log_entries.created_at',
-        ])
-        .where('log_owner_entries.owner', '=', owner)
-        .orderBy('log_entries.idx')
-        .execute();
-      return rows.map((r) => ({
-        index: Number(r.idx),
-        kind: r.kind,
-        id: r.ref_id,
-        leafData: new Uint8Array(r.leaf_data),
-        leafHash: new Uint8Array(r.leaf_hash),
-        createdAt: Number(r.created_at),
-      }));
-    },
+    versionOf: index.versionOf,
+    entriesOf: index.entriesOf,
   };
 }

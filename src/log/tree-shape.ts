@@ -5,6 +5,7 @@
 
 import type { Sha256 } from '../proof/digest.ts';
 import { nodeHash } from '../proof/merkle.ts';
+import { completeSubtrees } from '../proof/tiles-tree.ts';
 
 export interface NodeKey {
   level: number;
@@ -18,31 +19,15 @@ export interface StoredNode extends NodeKey {
 export const nodeName = (key: NodeKey): string => `${key.level}:${key.index}`;
 
 /**
- * The complete subtrees that make up leaves [start, end), left to right, largest first: the
- * split RFC 9162 makes at the largest power of two below the size. Every range a proof of this
- * tree needs is aligned that way (its start a multiple of a power of two at least its length).
+ * The stored nodes that make up leaves [start, end): the complete subtrees a verifier splits the
+ * range into from tiles, left to right, largest first. Every range a proof of this tree needs is
+ * aligned that way (its start a multiple of a power of two at least its length).
  */
 export function rangeNodes(start: number, end: number): NodeKey[] {
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
     throw new RangeError(`[${start}, ${end}) is not a range of leaves`);
   }
-  let remaining = end - start;
-  let width = 1;
-  let level = 0;
-  while (width * 2 <= remaining) {
-    width *= 2;
-    level++;
-  }
-  const keys: NodeKey[] = [];
-  let at = start;
-  for (; remaining > 0; width /= 2, level--) {
-    if (remaining < width) continue;
-    if (at % width !== 0) throw new RangeError(`[${start}, ${end}) is not aligned to its subtrees`);
-    keys.push({ level, index: at / width });
-    at += width;
-    remaining -= width;
-  }
-  return keys;
+  return completeSubtrees(start, end).map(({ height, index }) => ({ level: height, index }));
 }
 
 /** MTH of consecutive complete subtrees, largest first: each splits off the rest, right to left. */

@@ -14,9 +14,9 @@ export type TileSource = (tile: TileRef) => Uint8Array | undefined;
 /**
  * The complete subtrees that make up leaves [start, end), left to right, largest first, as
  * (height, index): RFC 9162 splits every range a proof visits that way, its start being a
- * multiple of a power of two at least its length.
+ * multiple of a power of two at least its length. The log stores its tree as these subtrees too.
  */
-function completeSubtrees(start: number, end: number): { height: number; index: number }[] {
+export function completeSubtrees(start: number, end: number): { height: number; index: number }[] {
   let remaining = end - start;
   let width = 1;
   let height = 0;

@@ -18,6 +18,7 @@ import {
   type DrandChainInfo,
   type InclusionProof,
   type Seal,
+  type SealedPlace,
 } from './v2-types.ts';
 import { checkOf, sealBeaconChecks, sealFormatProblem, sealOwnChecks, V2_LABELS } from './verify-seal.ts';
 import { verifyCertificateV2 } from './verify-v2.ts';
@@ -32,6 +33,21 @@ export interface ReceiptInput extends InclusionProof {
   seal_id?: string;
   /** When given, the seal must have exactly this hash: a seal re-made under the same id fails. */
   seal_hash?: string;
+}
+
+/** A place in the sealed list as the service answers it (or a receipt keeps it), with the seal it names. */
+export type NamedPlace = InclusionProof & Partial<Pick<SealedPlace, 'seal_id' | 'seal_hash'>>;
+
+/**
+ * The receipt an entrant's code and their place make, the place taken member by member: the seal
+ * the place names, by id and hash, must then be the seal the check is made against.
+ */
+export function receiptAt(
+  entrant: Pick<ReceiptInput, 'telegram_id' | 'salt' | 'leaf_hash'>,
+  place: NamedPlace,
+): ReceiptInput {
+  const { index, count, root, proof, seal_id, seal_hash } = place;
+  return { ...entrant, index, count, root, proof, seal_id, seal_hash };
 }
 
 export interface VerifyReceiptInput {

@@ -10,7 +10,7 @@ import { sealSection } from './giveaway-page-seal.ts';
 import { type AnyCertificate, type FirstNames, resultsSection } from './giveaway-results.ts';
 import { organizerRow } from './organizer-link.ts';
 import { languageSwitch, localeFor, type PageLocale, pageHref } from './page-language.ts';
-import { PAGE_STYLE, time } from './page-parts.ts';
+import { notFoundPage, PAGE_STYLE, time } from './page-parts.ts';
 import { termsSection } from './terms-section.ts';
 import { TIMELINE_STYLE, type TimelineStep, timeline } from './timeline.ts';
 
@@ -134,9 +134,5 @@ ${g.draw_mode === 'verifiable' && g.status === 'completed' ? receiptSection(g, l
 }
 
 export function renderGiveawayNotFoundPage(publicId: string, locale: PageLocale = localeFor('en')): string {
-  const { t } = locale;
-  const body = html`<main><h1>${t('g-not-found')}</h1>
-<p>${t('g-not-found-text')} <code class="mono">${publicId}</code></p>
-<p><a href="${pageHref(locale, '/')}">Tyche</a> · <a href="${pageHref(locale, '/docs/draw-algorithm')}">${t('footer-how')}</a></p></main>`;
-  return layout({ title: `${t('g-not-found')} — Tyche`, body, style: PAGE_STYLE, lang: locale.lang });
+  return notFoundPage(locale, { heading: 'g-not-found', text: 'g-not-found-text' }, publicId);
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import { type Html, html, PAGE_CSP } from '../edge/html.ts';
+import { type Html, html, layout, PAGE_CSP } from '../edge/html.ts';
 import { formatUtc, logEntryText } from '../pdf/certificate-text.ts';
-import { localeFor, type PageLocale } from './page-language.ts';
+import { localeFor, type PageLocale, pageHref } from './page-language.ts';
 
 /** The look shared by /verify and /g pages: definition lists, tables, the check list. */
 export const PAGE_STYLE = `
@@ -76,4 +76,17 @@ export function logEntry(
   const index = (doc as Record<string, unknown>)[member];
   if (typeof index !== 'number') return html`<span class="muted">${text}</span>`;
   return html`<a href="/log/entries?start=${index}&amp;end=${index + 1}">${text}</a>`;
+}
+
+/** The 404 page of a certificate or giveaway: what was not found, the id as asked, the way back. */
+export function notFoundPage(
+  locale: PageLocale,
+  keys: { heading: string; text: string },
+  id: string,
+): string {
+  const { t } = locale;
+  const body = html`<main><h1>${t(keys.heading)}</h1>
+<p>${t(keys.text)} <code class="mono">${id}</code></p>
+<p><a href="${pageHref(locale, '/')}">Tyche</a> · <a href="${pageHref(locale, '/docs/draw-algorithm')}">${t('footer-how')}</a></p></main>`;
+  return layout({ title: `${t(keys.heading)} — Tyche`, body, style: PAGE_STYLE, lang: locale.lang });
 }

@@ -12,6 +12,7 @@ import { isRecord } from '../proof/report.ts';
 import type { CertificateV2, DrandChainInfo, Seal, SealedPlace } from '../proof/v2-types.ts';
 import { verifyCertificate, verifyReceipt } from '../proof/verifier.ts';
 import { amendmentChecks } from '../proof/verify-amendments.ts';
+import { receiptAt } from '../proof/verify-receipt.ts';
 import { fetchJson, type ShownCheck, shownCheck } from './check-list.ts';
 import { noteLine } from './check-notes.ts';
 import { typedTsaTrust } from './log-page-check.ts';
@@ -40,18 +41,7 @@ export async function verifyPlace(input: PlaceInput) {
     : undefined;
   const round = drawn ? undefined : await committedRound(g, seal);
   const report = await verifyReceipt({
-    receipt: {
-      telegram_id: input.telegramId,
-      salt: input.salt,
-      leaf_hash: input.leaf,
-      index: proof.index,
-      count: proof.count,
-      root: proof.root,
-      proof: proof.proof,
-      // The seal the service says this place is in, by id and hash, must be the seal it publishes.
-      seal_id: proof.seal_id,
-      seal_hash: proof.seal_hash,
-    },
+    receipt: receiptAt({ telegram_id: input.telegramId, salt: input.salt, leaf_hash: input.leaf }, proof),
     seal,
     keys,
     sha256,

@@ -8,7 +8,7 @@ import { PAGE_SCRIPT_URL, VERIFY_SCRIPT_URL } from './browser-modules.ts';
 import { checkTextBlock } from './check-text.ts';
 import { type FirstNames, personName } from './giveaway-results.ts';
 import { languageSwitch, localeFor, type PageLocale, pageHref } from './page-language.ts';
-import { hex, logEntry, PAGE_STYLE, time } from './page-parts.ts';
+import { hex, logEntry, notFoundPage, PAGE_STYLE, time } from './page-parts.ts';
 import { TIMELINE_STYLE } from './timeline.ts';
 import { terminalHint, verifyBox } from './verify-page-top.ts';
 import { type CertificateV2Urls, renderCertificateV2Body } from './verify-page-v2.ts';
@@ -140,9 +140,5 @@ function clientText({ t }: PageLocale): Html {
 }
 
 export function renderNotFoundPage(certificateId: string, locale: PageLocale = localeFor('en')): string {
-  const { t } = locale;
-  const body = html`<main><h1>${t('v-not-found')}</h1>
-<p>${t('v-not-found-text')} <code class="mono">${certificateId}</code></p>
-<p><a href="${pageHref(locale, '/')}">Tyche</a> · <a href="${pageHref(locale, '/docs/draw-algorithm')}">${t('footer-how')}</a></p></main>`;
-  return layout({ title: `${t('v-not-found')} — Tyche`, body, style: PAGE_STYLE, lang: locale.lang });
+  return notFoundPage(locale, { heading: 'v-not-found', text: 'v-not-found-text' }, certificateId);
 }

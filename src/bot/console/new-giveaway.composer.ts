@@ -88,24 +88,19 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
     message?: Message,
   ): Promise<void> {
     const fail = (a: Extract<Answer<unknown>, { ok: false }>) => ask(ctx, step, draft, ctx.t(a.key, a.vars));
+    /** A valid answer goes into the draft and the next question is asked; else this one again. */
+    const take = <T>(a: Answer<T>, next: Step, into: (value: T) => Partial<Draft>) =>
+      a.ok ? ask(ctx, next, { ...draft, ...into(a.value) }) : fail(a);
     const botId = ctx.me.id;
     switch (step) {
-      case 'title': {
-        const a = readTitle(text);
-        return a.ok ? ask(ctx, 'description', { ...draft, title: a.value }) : fail(a);
-      }
-      case 'description': {
-        const a = readDescription(text);
-        return a.ok ? ask(ctx, 'winners', { ...draft, description: a.value }) : fail(a);
-      }
-      case 'winners': {
-        const a = readWinners(text);
-        return a.ok ? ask(ctx, 'ends', { ...draft, winners: a.value }) : fail(a);
-      }
-      case 'ends': {
-        const a = readEnds(text, now());
-        return a.ok ? ask(ctx, 'channel', { ...draft, endsAt: a.value }) : fail(a);
-      }
+      case 'title':
+        return take(readTitle(text), 'description', (title) => ({ title }));
+      case 'description':
+        return take(readDescription(text), 'winners', (description) => ({ description }));
+      case 'winners':
+        return take(readWinners(text), 'ends', (winners) => ({ winners }));
+      case 'ends':
+        return take(readEnds(text, now()), 'channel', (endsAt) => ({ endsAt }));
       case 'channel': {
         const origin = message?.forward_origin;
         const ref = origin?.type === 'channel' ? origin.chat.id : readChannelRef(text);
@@ -134,14 +129,10 @@ export function newGiveawayComposer(deps: NewGiveawayDeps): Composer<BotContext>
         }
         return ask(ctx, 'preview', { ...draft, required, challenge: false });
       }
-      case 'claim': {
-        const a = readClaim(text);
-        return a.ok ? ask(ctx, 'preview', { ...draft, claimWithin: a.value }) : fail(a);
-      }
-      case 'terms': {
-        const a = readTerms(text);
-        return a.ok ? ask(ctx, 'preview', { ...draft, terms: a.value }) : fail(a);
-      }
+      case 'claim':
+        return take(readClaim(text), 'preview', (claimWithin) => ({ claimWithin }));
+      case 'terms':
+        return take(readTerms(text), 'preview', (terms) => ({ terms }));
       case 'preview':
         await safeReply(ctx, log, ctx.t('new-in-progress'));
     }

@@ -6,7 +6,7 @@ import type { Clock } from '../../shared/clock.ts';
 import { sendJobMessage } from '../api/job-message.ts';
 import { telegramJobOutcome } from '../api/job-outcome.ts';
 import type { BotLogger } from '../bot-logger.ts';
-import { esc, utcMinute } from '../format.ts';
+import { AS_HTML, esc, utcMinute } from '../format.ts';
 import type { ConsoleGiveaways } from '../giveaway-port.ts';
 import type { BotUserService } from '../users/bot-user.service.ts';
 
@@ -90,9 +90,8 @@ export function createReceiptJobs(deps: {
     });
     const fields = { public_id: entry.publicId, telegram_id: payload.telegramId };
     try {
-      const options = { parse_mode: 'HTML', link_preview_options: { is_disabled: true } } as const;
       await sendJobMessage({ job, run, log, what: 'receipt', fields }, (signal) =>
-        api.sendMessage(payload.telegramId, text, options, signal),
+        api.sendMessage(payload.telegramId, text, AS_HTML, signal),
       );
       return { done: true };
     } catch (error) {

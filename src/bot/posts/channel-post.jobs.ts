@@ -14,6 +14,7 @@ import {
   type SealedJobPayload,
 } from '../bot-jobs.ts';
 import type { BotLogger } from '../bot-logger.ts';
+import { AS_HTML } from '../format.ts';
 import type { AmendedEvent, ConsoleGiveaways } from '../giveaway-port.ts';
 import { joinKeyboard } from '../join/join-link.ts';
 import { createReceiptJobs } from '../notices/receipt-jobs.ts';
@@ -82,10 +83,13 @@ export function createChannelPostJobs(deps: ChannelPostDeps) {
     joinKeyboard(deps.botUsername, row.public_id, t('post-button-join'));
   const chat = (g: Loaded) => Number(g.post.chat_id);
   /** Later posts answer the giveaway post, so the channel reads as one thread. */
-  const replyTo = (g: Loaded) =>
-    g.post.message_id === null
-      ? {}
-      : { reply_parameters: { message_id: Number(g.post.message_id), allow_sending_without_reply: true } };
+  const postInThread = (g: Loaded, channel: Channel, text: string) =>
+    channel.post(text, {
+      ...AS_HTML,
+      ...(g.post.message_id === null
+        ? {}
+        : { reply_parameters: { message_id: Number(g.post.message_id), allow_sending_without_reply: true } }),
+    });
 
   type Step = (g: Loaded, payload: ChannelPostPayload, channel: Channel) => Promise<void>;
 
@@ -93,11 +97,7 @@ export function createChannelPostJobs(deps: ChannelPostDeps) {
     async giveaway(g, _payload, channel) {
       if (g.post.message_id !== null) return;
       const count = Number(g.row.participants_count);
-      const sent = await channel.post(postText(g), {
-        parse_mode: 'HTML',
-        link_preview_options: { is_disabled: true },
-        reply_markup: keyboard(g),
-      });
+      const sent = await channel.post(postText(g), { ...AS_HTML, reply_markup: keyboard(g) });
       await posts.sent(g.row.id, sent.message_id, count);
     },
 
@@ -110,7 +110,7 @@ export function createChannelPostJobs(deps: ChannelPostDeps) {
           chat(g),
           Number(g.post.message_id),
           postText(g),
-          { parse_mode: 'HTML', link_preview_options: { is_disabled: true }, reply_markup: keyboard(g) },
+          { ...AS_HTML, reply_markup: keyboard(g) },
           channel.signal,
         );
       } catch (error) {
@@ -131,31 +131,19 @@ export function createChannelPostJobs(deps: ChannelPostDeps) {
         pageUrl: `${deps.publicBaseUrl}/g/${g.row.public_id}`,
         excluded: g.excluded.reduce((sum, e) => sum + e.count, 0),
       });
-      await channel.post(text, {
-        parse_mode: 'HTML',
-        link_preview_options: { is_disabled: true },
-        ...replyTo(g),
-      });
+      await postInThread(g, channel, text);
     },
 
     async results(g, payload, channel) {
       if (!payload.results) return;
       const text = resultsPost(g.t, { title: g.row.title, ...payload.results });
-      await channel.post(text, {
-        parse_mode: 'HTML',
-        link_preview_options: { is_disabled: true },
-        ...replyTo(g),
-      });
+      await postInThread(g, channel, text);
     },
 
     async amended(g, payload, channel) {
       if (!payload.amended) return;
       const text = amendedPost(g.t, payload.amended);
-      await channel.post(text, {
-        parse_mode: 'HTML',
-        link_preview_options: { is_disabled: true },
-        ...replyTo(g),
-      });
+      await postInThread(g, channel, text);
     },
   };
 

@@ -9,8 +9,9 @@ import { splitLogAnnotations } from '../../proof/log-entry.ts';
 import type { LogCheckResult } from '../../proof/log-gather.ts';
 import { parseReceiptCode, type ReceiptCode, ticketChecks } from '../../proof/receipt-checks.ts';
 import { type Check, isRecord, makeCheck, report } from '../../proof/report.ts';
-import { ALGORITHM_V2, type InclusionProof, type Seal, type SealedPlace } from '../../proof/v2-types.ts';
+import { ALGORITHM_V2, type Seal, type SealedPlace } from '../../proof/v2-types.ts';
 import { verifyReceipt, verifySeal } from '../../proof/verifier.ts';
+import { type NamedPlace, receiptAt } from '../../proof/verify-receipt.ts';
 import { UsageError } from '../command.ts';
 import { addSealTime, logEvidence } from './log-checks.ts';
 import { outcomeLines, readCommittedRound } from './receipt-round.ts';
@@ -111,8 +112,8 @@ export async function verifyReceiptFrom(arg: string, context: VerifyContext): Pr
 
   // The place and the seal it names come together: from the saved receipt, or from the service's
   // proof answer. A receipt saved before seal_hash existed names its seal by id only.
-  let place: (InclusionProof & { seal_id?: unknown; seal_hash?: unknown }) | undefined;
-  if (hasPlace(saved)) place = saved as unknown as InclusionProof;
+  let place: NamedPlace | undefined;
+  if (hasPlace(saved)) place = saved as unknown as NamedPlace;
   else {
     const answer = await fetchJson(`${g}/proof/${leafHash}`, 'inclusion proof', [404, 409]);
     place = answer.json as SealedPlace | undefined;
@@ -151,17 +152,7 @@ export async function verifyReceiptFrom(arg: string, context: VerifyContext): Pr
       : undefined;
   notChecked.push(...(round?.notChecked ?? []));
   const result = await verifyReceipt({
-    receipt: {
-      telegram_id: code.telegramId,
-      salt: code.salt,
-      leaf_hash: leafHash,
-      index: place.index,
-      count: place.count,
-      root: place.root,
-      proof: place.proof,
-      seal_id: place.seal_id as string | undefined,
-      seal_hash: place.seal_hash as string | undefined,
-    },
+    receipt: receiptAt({ telegram_id: code.telegramId, salt: code.salt, leaf_hash: leafHash }, place),
     seal,
     keys,
     sha256,

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Amendment } from '../../proof/amendments.ts';
 import type { AmendmentsTable, WinnerClaimsTable } from '../../store/amendment-schema.ts';
 import type { Database } from '../../store/schema.ts';
+import { lockGiveawayIn } from '../core/giveaway.repository.ts';
 
 export type AmendmentRow = Selectable<AmendmentsTable>;
 export type ClaimRow = Selectable<WinnerClaimsTable>;
@@ -15,14 +16,7 @@ export function createAmendmentRepository(db: Kysely<Database>) {
      * each reads the amendments and claims the one before it committed. False when not drawn.
      */
     async lockDrawn(giveawayId: number): Promise<boolean> {
-      const row = await db
-        .updateTable('giveaways')
-        .set((eb) => ({ participants_count: eb.ref('participants_count') }))
-        .where('id', '=', giveawayId)
-        .where('status', '=', 'completed')
-        .returning('id')
-        .executeTakeFirst();
-      return row !== undefined;
+      return (await lockGiveawayIn(db, giveawayId, 'completed')) !== undefined;
     },
 
     /** Every amendment of the giveaway, in sequence. */

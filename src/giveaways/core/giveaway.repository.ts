@@ -16,6 +16,26 @@ export interface ListFilter {
   status?: GiveawayStatus | undefined;
 }
 
+/**
+ * Locks the giveaway's row for the rest of the transaction if it has `status`, and returns its
+ * participant count; undefined in any other status. A write rather than SELECT … FOR UPDATE, so the
+ * same statement takes PostgreSQL's row lock and SQLite's write lock.
+ */
+export async function lockGiveawayIn(
+  db: Kysely<Database>,
+  id: number,
+  status: GiveawayStatus,
+): Promise<number | undefined> {
+  const row = await db
+    .updateTable('giveaways')
+    .set((eb) => ({ participants_count: eb.ref('participants_count') }))
+    .where('id', '=', id)
+    .where('status', '=', status)
+    .returning('participants_count')
+    .executeTakeFirst();
+  return row ? Number(row.participants_count) : undefined;
+}
+
 export function createGiveawayRepository(db: Kysely<Database>) {
   const filtered = (filter: ListFilter, trx: Kysely<Database>) => {
     let query = trx.selectFrom('giveaways').where('account_id', '=', filter.accountId);
@@ -48,18 +68,10 @@ export function createGiveawayRepository(db: Kysely<Database>) {
 
     /**
      * Locks an active giveaway's row for the rest of the transaction and returns its participant
-     * count; undefined once it is completed. A write rather than SELECT … FOR UPDATE, so the same
-     * statement takes PostgreSQL's row lock and SQLite's write lock, and conflicts with `complete`.
+     * count; undefined once it is completed (the lock conflicts with `complete`).
      */
-    async lockActive(id: number, trx: Kysely<Database> = db): Promise<number | undefined> {
-      const row = await trx
-        .updateTable('giveaways')
-        .set((eb) => ({ participants_count: eb.ref('participants_count') }))
-        .where('id', '=', id)
-        .where('status', '=', 'active')
-        .returning('participants_count')
-        .executeTakeFirst();
-      return row ? Number(row.participants_count) : undefined;
+    lockActive(id: number, trx: Kysely<Database> = db): Promise<number | undefined> {
+      return lockGiveawayIn(trx, id, 'active');
     },
 
     async setParticipantsCount(id: number, count: number, trx: Kysely<Database> = db): Promise<void> {

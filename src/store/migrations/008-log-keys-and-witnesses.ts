@@ -13,13 +13,16 @@ import type { DataSteps } from './data-steps.ts';
 export async function up(db: Kysely<unknown>, steps?: Partial<DataSteps>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   const blob = postgres ? 'bytea' : 'blob';
+  // The log's key and, further down, a witness's: one row (id 1) each, holding an Ed25519 seed.
+  const keyTable = (name: string) =>
+    db.schema
+      .createTable(name)
+      .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
+      .addColumn('seed', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
 
-  await db.schema
-    .createTable('log_key')
-    .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
-    .addColumn('seed', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .execute();
+  await keyTable('log_key');
   await db.schema
     .createTable('log_cosignatures')
     .addColumn('size', 'bigint', (c) => c.notNull())
@@ -35,12 +38,7 @@ export async function up(db: Kysely<unknown>, steps?: Partial<DataSteps>): Promi
     .execute();
   await db.schema.alterTable('certificates').addColumn('seal_witness', 'text').execute();
 
-  await db.schema
-    .createTable('witness_key')
-    .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
-    .addColumn('seed', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .execute();
+  await keyTable('witness_key');
   await db.schema
     .createTable('witness_logs')
     .addColumn('origin', 'text', (c) => c.primaryKey())

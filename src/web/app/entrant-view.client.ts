@@ -7,6 +7,7 @@ import { ApiProblem, api } from './app-api.client.ts';
 import { buzz, open, setBack } from './app-bridge.client.ts';
 import { $, el, localTime, status, t } from './app-dom.client.ts';
 import type { AppEntry } from './app-entrant.ts';
+import { giveawayCard, stateRow } from './giveaway-card.client.ts';
 import { checkReceipt, type Said } from './receipt-steps.client.ts';
 
 const MARK = { ok: '✓', warn: '!', bad: '✗', note: '•' } as const;
@@ -23,9 +24,6 @@ export function say(said: Said): string {
   }
   return t(said.key, vars);
 }
-
-export const stateBadge = (state: string) =>
-  el('span', { class: `badge ${state}`, text: t(`app-state-${state}`) });
 
 function checkItem(check: ShownCheck): HTMLLIElement {
   const suffix = SUFFIX[check.state] ? `: ${t(SUFFIX[check.state])}` : '';
@@ -57,17 +55,11 @@ export function createEntrantView(user: { telegram_id: number }) {
       el(
         'ul',
         { class: 'list', attrs: { 'aria-label': t('app-tab-entries') } },
-        ...entries.map((entry) => {
-          const card = el(
-            'button',
-            { class: 'card', attrs: { type: 'button', 'data-entry': entry.public_id } },
-            el('strong', { text: entry.title }),
-            el(
-              'span',
-              { class: 'row' },
-              stateBadge(entry.status),
-              el('span', { text: t('app-entry-number', { entry: entry.entry_number }) }),
-            ),
+        ...entries.map((entry) =>
+          giveawayCard(
+            { 'data-entry': entry.public_id },
+            entry.title,
+            stateRow('span', entry.status, t('app-entry-number', { entry: entry.entry_number })),
             entry.claim?.claimed_at
               ? el('span', { class: 'hint', text: claimedOn(entry.claim.claimed_at) })
               : entry.excluded
@@ -78,10 +70,9 @@ export function createEntrantView(user: { telegram_id: number }) {
                 : entry.ends_at && entry.status === 'active'
                   ? el('span', { class: 'hint', text: t('app-ends-at', { time: localTime(entry.ends_at) }) })
                   : null,
-          );
-          card.addEventListener('click', () => void detail(entry));
-          return el('li', {}, card);
-        }),
+            () => void detail(entry),
+          ),
+        ),
       ),
     );
   }
@@ -99,11 +90,10 @@ export function createEntrantView(user: { telegram_id: number }) {
     if (entry.verify_url) links.append(linkButton(t('app-certificate'), entry.verify_url));
     view.replaceChildren(
       el('h2', { text: entry.title }),
-      el(
+      stateRow(
         'p',
-        { class: 'row' },
-        stateBadge(entry.status),
-        el('span', { text: t('app-entry-number', { entry: entry.entry_number }) }),
+        entry.status,
+        t('app-entry-number', { entry: entry.entry_number }),
         el('span', { class: 'hint', text: t('app-joined-at', { time: localTime(entry.joined_at) }) }),
       ),
       el(

@@ -6,7 +6,7 @@ import { ApiProblem, api } from './app-api.client.ts';
 import { buzz, open, setBack } from './app-bridge.client.ts';
 import { $, el, localTime, status, t } from './app-dom.client.ts';
 import { entrantChart } from './entrant-chart.client.ts';
-import { stateBadge } from './entrant-view.client.ts';
+import { giveawayCard, stateRow } from './giveaway-card.client.ts';
 import { newGiveawayForm } from './owner-form.client.ts';
 
 const REASONS = ['left_channel', 'unclaimed', 'ineligible', 'duplicate_account', 'other'] as const;
@@ -18,6 +18,10 @@ const path = (publicId: string, rest = '') => `/app/api/giveaways/${encodeURICom
 const nameOf = (w: { username: string | null; telegram_id: number }) =>
   w.username ? `@${w.username}` : `id ${w.telegram_id}`;
 
+/** A section of a giveaway's detail, under its heading. */
+const panel = (id: string, heading: string, ...children: (HTMLElement | null)[]) =>
+  el('section', { class: 'panel', attrs: { id } }, el('h3', { text: heading }), ...children);
+
 export function createOwnerView() {
   const view = $('app-view');
 
@@ -28,21 +32,15 @@ export function createOwnerView() {
     status('');
     const create = el('button', { text: t('app-new'), attrs: { type: 'button', id: 'new-giveaway-button' } });
     create.addEventListener('click', () => showForm());
-    const cards = (page.giveaways as Json[]).map((g) => {
-      const card = el(
-        'button',
-        { class: 'card', attrs: { type: 'button', 'data-giveaway': g.public_id } },
-        el('strong', { text: g.title }),
-        el(
-          'span',
-          { class: 'row' },
-          stateBadge(g.status),
-          el('span', { text: t('app-entrants', { count: g.participants_count }) }),
-        ),
-      );
-      card.addEventListener('click', () => void detail(g.public_id));
-      return el('li', {}, card);
-    });
+    const cards = (page.giveaways as Json[]).map((g) =>
+      giveawayCard(
+        { 'data-giveaway': g.public_id },
+        g.title,
+        stateRow('span', g.status, t('app-entrants', { count: g.participants_count })),
+        null,
+        () => void detail(g.public_id),
+      ),
+    );
     view.replaceChildren(
       el('p', { class: 'actions' }, create),
       cards.length > 0
@@ -108,12 +106,7 @@ export function createOwnerView() {
     }
     const parts: (HTMLElement | null)[] = [
       el('h2', { text: g.title }),
-      el(
-        'p',
-        { class: 'row' },
-        stateBadge(g.status),
-        el('span', { text: t('app-entrants', { count: g.participants_count }) }),
-      ),
+      stateRow('p', g.status, t('app-entrants', { count: g.participants_count })),
       el('p', { attrs: { id: 'giveaway-state' }, text: stateLine(g) }),
       actions,
       el('section', { class: 'panel' }, el('h3', { text: t('app-chart-head') }), entrantChart(d.series)),
@@ -127,10 +120,9 @@ export function createOwnerView() {
 
   function excluded(list: { reason: string; count: number }[]): HTMLElement | null {
     if (list.length === 0) return null;
-    return el(
-      'section',
-      { class: 'panel', attrs: { id: 'excluded' } },
-      el('h3', { text: t('app-excluded-head') }),
+    return panel(
+      'excluded',
+      t('app-excluded-head'),
       el(
         'ul',
         {},
@@ -169,10 +161,9 @@ export function createOwnerView() {
     });
     const reserves = (d.giveaway.reserves ?? []) as Json[];
     const amendments = (d.giveaway.amendments ?? []) as Json[];
-    return el(
-      'section',
-      { class: 'panel', attrs: { id: 'winners' } },
-      el('h3', { text: t('app-winners-head') }),
+    return panel(
+      'winners',
+      t('app-winners-head'),
       el('ul', { class: 'list winners' }, ...items),
       standing.reservesLeft === 0 && reserves.length > 0
         ? el('p', { class: 'hint', text: t('app-no-reserves') })
@@ -221,10 +212,9 @@ export function createOwnerView() {
       [t('app-link-verify'), l.verify],
       [t('app-link-post'), l.post],
     ].filter((r): r is [string, string] => typeof r[1] === 'string');
-    return el(
-      'section',
-      { class: 'panel', attrs: { id: 'links' } },
-      el('h3', { text: t('app-links-head') }),
+    return panel(
+      'links',
+      t('app-links-head'),
       el(
         'ul',
         { class: 'list links' },
