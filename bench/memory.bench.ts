@@ -15,7 +15,7 @@ import { soakMix, treeRssMb } from './soak-mix.ts';
 const MIX_S = Number(process.env.MEMORY_MIX_S ?? 60);
 const IDLE_S = Number(process.env.IDLE_S ?? 30);
 const PDF_WORKER_IDLE_S = PDF_WORKER_IDLE_MS / 1000;
-/** The quiet spell before the reading after the mix: long enough for the PDF worker to have ended. */
+/** The quiet spell before the reading after the mix: long enough for the PDF renderer process to have ended. */
 const MIX_IDLE_S = Math.max(IDLE_S, PDF_WORKER_IDLE_S + 15);
 const CONNECTIONS = 8;
 const ENTRANTS = Number(process.env.MEMORY_ENTRANTS ?? 1_000_000);
@@ -209,7 +209,7 @@ RSS is read from \`/proc\` for the server process and every process it started. 
 started as \`npm start\` starts it (\`bin/tyche.js serve\`), on SQLite, with the system source
 only and no bot; the floor is the same Node running nothing, measured in the same run. Each
 reading is taken after ${IDLE_S} s without requests (after the mix, ${MIX_IDLE_S} s: its one PDF is made in the
-PDF worker thread, which ends ${PDF_WORKER_IDLE_S} s after its last PDF). By then the server
+PDF renderer, a child process that ends ${PDF_WORKER_IDLE_S} s after its last PDF). By then the server
 has run its one memory-reducing collection of a quiet spell (\`src/shared/memory-release.ts\`):
 V8's own memory reducer never runs in an idle Node 24 process, and without it V8 keeps what the
 busiest moment grew. The mix (the soak's, above) and the million entrants (to one giveaway, in
@@ -222,8 +222,10 @@ loaded module, their bytecode and compiled code, the compiled route schemas, the
 server holds), memory V8 counts outside its heap (buffers), and the rest of the anonymous pages
 (the C allocator's memory for SQLite, Node and its threads, thread stacks). What the mix leaves
 above the earlier readings is mostly in the first part (code paths that only requests run) and
-in the last: memory the C allocator keeps after the threads that ran, the PDF worker's above all,
-which the next ones reuse rather than grow.
+in the last: memory the C allocator keeps after the threads that ran, which the next ones reuse
+rather than grow. The PDF renderer is a child process rather than a worker thread for this
+reason: an ended thread left about 30 MB of the allocator's memory in the server (130 MB after
+one PDF and a quiet minute, 107 MB with the process, measured side by side).
 
 **What a start no longer loads**, measured with this benchmark on the same day, before and after
 (idle / after the mix): 109.1 / 165.7 MB, then 101.8 / 150 MB. The Telegram i18n plugin brought a

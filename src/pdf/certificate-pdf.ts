@@ -7,7 +7,7 @@ import { renderInWorker } from './pdf-renderer.ts';
 /**
  * A one-page A4 certificate in the reader's language (winners first, then the evidence) with a QR code to the verification page, made on each request.
  * Any title renders: fonts are chosen per character from the packaged Noto families. Made in
- * the PDF worker (pdf-renderer.ts).
+ * the PDF renderer process (pdf-renderer.ts).
  */
 export async function renderCertificatePdf(
   cert: CertificateV1 | CertificateV2,

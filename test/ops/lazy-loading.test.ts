@@ -48,7 +48,7 @@ test('a server loads no bundler, no bot, no X.509 library, no API reference and 
     // The reference is loaded by its first visitor, and then answers.
     assert.deepEqual(reference, [200, 200]);
     assert.ok(afterDocs.includes(REFERENCE[0]), afterDocs.join(' '));
-    // A PDF is made in the worker thread: the server's own thread never loads its machinery.
+    // A PDF is made in the renderer process: the server never loads its machinery.
     assert.ok(pdfBytes > 1000);
     for (const heavy of ['esbuild', 'pdfkit', 'fontkit', 'woff2-encoder']) {
       assert.ok(!afterPdf.includes(heavy), `${heavy} is loaded by the server's thread`);
