@@ -7,10 +7,19 @@ import { withServices } from './store-session.ts';
 
 const DEFAULT_LIMIT = 1000;
 
-/** A job as the operator reads it, with its state at the time of listing. */
+/**
+ * A job as the operator reads it, with its state at the time of listing: `sending` is a run under
+ * way whose message is leaving (not an error; LAST_ERROR says only why an earlier run stopped).
+ */
 interface ListedJob {
   job: Job;
-  state: 'pending' | 'running' | 'failed';
+  state: 'pending' | 'running' | 'sending' | 'failed';
+}
+
+function stateOf(job: Job, now: number): ListedJob['state'] {
+  if (job.failedAt != null) return 'failed';
+  if ((job.lockedUntil ?? 0) <= now) return 'pending';
+  return job.effectAttempt === job.attempts ? 'sending' : 'running';
 }
 
 const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
@@ -33,10 +42,7 @@ export const jobsList = listCommand({
   list: async ({ clock }, query, store): Promise<ListedJob[]> => {
     const jobs = await createJobAdminRepository(store.db).list(query);
     const now = clock.now().getTime();
-    return jobs.map((job) => ({
-      job,
-      state: job.failedAt != null ? 'failed' : (job.lockedUntil ?? 0) > now ? 'running' : 'pending',
-    }));
+    return jobs.map((job) => ({ job, state: stateOf(job, now) }));
   },
   empty: 'No jobs to list.',
   json: ({ job, state }) => ({
@@ -49,6 +55,7 @@ export const jobsList = listCommand({
     run_at: iso(job.runAt),
     locked_until: iso(job.lockedUntil),
     last_error: job.lastError,
+    effect_attempt: job.effectAttempt,
     created_at: iso(job.createdAt),
     failed_at: iso(job.failedAt),
     payload: job.payload,

@@ -1,5 +1,6 @@
 import type { OperationContext } from '../randomness/random.service.ts';
 import { AppError } from '../shared/errors.ts';
+import type { Standing } from './amendments/winner-standing.ts';
 import type { ConditionRepository } from './conditions/condition.repository.ts';
 import type { ConditionChecks, MembershipCheck } from './conditions/condition-check.ts';
 import type { GiveawayRepository, GiveawayRow } from './core/giveaway.repository.ts';
@@ -33,7 +34,11 @@ interface Deps {
   seal: Sealer;
   /** Closes entries (active → sealing) when the channel checks must run before the seal. */
   beginSeal(row: GiveawayRow): Promise<GiveawayRow>;
+  /** The winners of a drawn giveaway as they stand now, amendments and claims applied. */
+  standing(row: GiveawayRow): Promise<Standing>;
 }
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
  * The giveaway service's side for the Telegram bot (CONTRACT §11): the join gate, `/draw`,
@@ -99,6 +104,26 @@ export function createGiveawayConsole(deps: Deps) {
         ...e,
         receipt_url: e.salt ? entrantReceiptUrl(publicBaseUrl, e.public_id, telegramId, e.salt) : null,
       }));
+    },
+
+    /**
+     * What the Mini App lists of an entry's giveaway, from one read of it: when it ends, how it is
+     * drawn, where its certificate is checked, and with `standing` the winner position `telegramId`
+     * holds now in it once drawn (with claim and deadline). Undefined for a giveaway not found.
+     */
+    async entryGiveaway(publicId: string, telegramId: number, standing: boolean) {
+      const row = await giveaways.findByPublicId(publicId);
+      if (!row) return undefined;
+      const drawn = standing && row.status === 'completed';
+      const winner = drawn
+        ? (await deps.standing(row)).winners.find((w) => w.telegram_id === telegramId)
+        : undefined;
+      return {
+        ends_at: iso(row.ends_at),
+        draw_mode: row.draw_mode === 'verifiable' ? ('verifiable' as const) : ('instant' as const),
+        verify_url: row.certificate_id === null ? null : verifyUrlOf(publicBaseUrl, row.certificate_id),
+        winner,
+      };
     },
 
     /** What an entrant's receipt message says after the seal; undefined when not in the sealed list. */

@@ -101,6 +101,7 @@ export function createGiveawayService(deps: GiveawayServiceDeps) {
     drawInstant: closing.drawInstant,
     seal: closing.sealer,
     beginSeal: closing.beginSeal,
+    standing: afterDraw.standing,
   });
 
   return {
@@ -134,16 +135,6 @@ export function createGiveawayService(deps: GiveawayServiceDeps) {
     /** The bot's Claim button: the winner at `position` claims for themselves. */
     async claimAsWinner(publicId: string, position: number, telegramId: number) {
       return afterDraw.claim(await lookup.find(publicId), position, { by: 'winner', telegramId });
-    },
-
-    /**
-     * The Mini App's entries: the winner position `telegramId` holds now in a drawn giveaway, with
-     * their claim and deadline; undefined when they hold none (or it is not drawn).
-     */
-    async winnerStandingOf(publicId: string, telegramId: number) {
-      const row = await lookup.find(publicId);
-      if (row.status !== 'completed') return undefined;
-      return (await afterDraw.standing(row)).winners.find((w) => w.telegram_id === telegramId);
     },
 
     /** The bot's console: the owner's drawn giveaway with its winners as they stand. */

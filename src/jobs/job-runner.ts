@@ -32,7 +32,7 @@
  */
 
 import type { Clock } from '../shared/clock.ts';
-import { type ClaimInput, EFFECT_BEGUN, type Job, type RetryInput } from './job.repository.ts';
+import type { ClaimInput, Job, RetryInput } from './job.repository.ts';
 import { createLeaseKeeper, type Lease, type LeaseStore } from './job-leases.ts';
 
 export type { Job } from './job.repository.ts';
@@ -68,7 +68,10 @@ export interface JobQueue {
   complete(id: number, at: number, options?: { claim?: number }): Promise<unknown>;
   retry(id: number, input: RetryInput): Promise<unknown>;
   /** Gives a job up; a queue without it (the webhook outbox) decides itself when to stop. */
-  fail?(id: number, input: { at: number; error: string; claim?: number }): Promise<unknown>;
+  fail?(
+    id: number,
+    input: { at: number; error: string; claim?: number; effectBegun?: boolean },
+  ): Promise<unknown>;
   /** A queue without it never renews: each run must end within its lease. */
   renewLeases?: LeaseStore['renewLeases'];
   /** A queue without it takes `beginEffect` on trust: its handlers make no such effects. */
@@ -146,8 +149,11 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   let polling: Promise<void> | undefined;
   let wakeRequested = false;
 
-  /** A run's result: what the handler returned, or the error it failed with. */
-  type Result = { outcome: JobOutcome } | { failure: string };
+  /**
+   * A run's result: what the handler returned, or the error it failed with and whether its effect
+   * had begun by then.
+   */
+  type Result = { outcome: JobOutcome } | { failure: string; effectBegun: boolean };
 
   /** Records the result under the run's claim; false when another claim has taken the job since. */
   async function settle(job: Job, result: Result): Promise<unknown> {
@@ -159,11 +165,17 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
           { job: job.id, kind: job.kind, key: job.key, failures, error: result.failure },
           'job given up after its last allowed failure',
         );
-        return jobs.fail(job.id, { at: now(), error: result.failure, claim });
+        return jobs.fail(job.id, {
+          at: now(),
+          error: result.failure,
+          claim,
+          effectBegun: result.effectBegun,
+        });
       }
       // A queue that counts no failures backs off by its attempts instead.
       const runAt = now() + backoffMs(job.failures === undefined ? job.attempts : failures);
-      return jobs.retry(job.id, { runAt, error: result.failure, failed: true, claim });
+      const { failure: error, effectBegun } = result;
+      return jobs.retry(job.id, { runAt, error, failed: true, claim, effectBegun });
     }
     const { outcome } = result;
     if ('done' in outcome) return jobs.complete(job.id, now(), { claim });
@@ -174,7 +186,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
 
   function runOf(job: Job, lease: Lease, begun: () => void): JobRun {
     // Read from the row as this claim found it, before this run writes its own note.
-    const repeated = job.lastError?.startsWith(EFFECT_BEGUN) ?? false;
+    const repeated = job.effectAttempt != null;
     return {
       signal: lease.signal,
       async beginEffect() {
@@ -216,8 +228,8 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
         'job failed',
       );
       // Failing after its effect began (no answer from Telegram, or a write after the send), the
-      // run cannot say the effect was not made: the note stays at the head of the error.
-      return { failure: begun ? `${EFFECT_BEGUN}, then the run failed: ${reason}` : reason };
+      // run cannot say the effect was not made: the note stays beside the error.
+      return { failure: reason, effectBegun: begun };
     }
   }
 

@@ -25,6 +25,13 @@ export interface Job {
   failures?: number;
   /** When it was given up after its last allowed failure: a dead letter, kept for the operator. */
   failedAt?: number | null;
+  /**
+   * The claim under which a run began an effect it cannot take back (a Telegram message), kept
+   * until the job is done: a claim that finds it knows an earlier run may have made the effect.
+   * Not an error: a message being sent is neither failing nor retrying. Absent for a queue whose
+   * handlers make no such effects (the webhook outbox).
+   */
+  effectAttempt?: number | null;
 }
 
 /**
@@ -60,13 +67,22 @@ export interface RetryInput {
   failed?: boolean;
   /** Only while this claim holds the job (its `attempts` at the claim). */
   claim?: number;
+  /**
+   * The run failed after its effect began (no answer from Telegram, or a write after the send):
+   * it cannot say the effect was not made, so the job's note of it stays. Otherwise the outcome
+   * is known and the note goes.
+   */
+  effectBegun?: boolean;
 }
 
 /** The work not done yet of one kind, as the metrics report it. */
 export interface Backlog {
   kind: string;
   pending: number;
-  /** Jobs that failed at least once and wait for another attempt. */
+  /**
+   * Jobs that failed at least once (or were asked to wait) and wait for another attempt; a job
+   * whose message is being sent is not among them unless an earlier run of it failed.
+   */
   retrying: number;
   /** The run time of the oldest job due at `now`, or null when none is due. */
   oldestDue: number | null;
@@ -86,19 +102,9 @@ export function toJob(row: Selectable<JobsTable>): Job {
     doneAt: row.done_at === null ? null : Number(row.done_at),
     failures: Number(row.failures),
     failedAt: row.failed_at === null ? null : Number(row.failed_at),
+    effectAttempt: row.effect_attempt === null ? null : Number(row.effect_attempt),
   };
 }
-
-/**
- * How `last_error` begins while a run makes an effect it cannot take back (a Telegram message)
- * and until the job is done: a claim that finds it knows an earlier run may have made the effect.
- */
-export const EFFECT_BEGUN = 'effect begun';
-
-/** `last_error` of a job done: the note of its effect under way has served; a failure's reason stays. */
-const lastErrorWhenDone = sql<
-  string | null
->`case when last_error like ${`${EFFECT_BEGUN}%`} then null else last_error end`;
 
 /** Rows of `id` as long as `claim`, when given, is still the newest claim of it. */
 function heldBy(id: number, claim: number | undefined) {
@@ -178,7 +184,7 @@ export function createJobRepository(db: Kysely<Database>) {
     ): Promise<boolean> {
       const result = await (options.trx ?? db)
         .updateTable('jobs')
-        .set({ done_at: at, locked_until: null, last_error: lastErrorWhenDone })
+        .set({ done_at: at, locked_until: null, effect_attempt: null })
         .where(heldBy(id, options.claim))
         .where('done_at', 'is', null)
         .executeTakeFirst();
@@ -187,7 +193,8 @@ export function createJobRepository(db: Kysely<Database>) {
 
     /**
      * Lets the job go and makes it due again at `runAt`, keeping why the attempt failed and, for
-     * a failure, counting it. Returns whether the job was still there to let go (see `complete`).
+     * a failure, counting it; the note of an effect under way stays only with `effectBegun`.
+     * Returns whether the job was still there to let go (see `complete`).
      */
     async retry(id: number, input: RetryInput): Promise<boolean> {
       const result = await db
@@ -197,6 +204,7 @@ export function createJobRepository(db: Kysely<Database>) {
           last_error: input.error,
           locked_until: null,
           ...(input.failed && { failures: eb('failures', '+', 1) }),
+          ...(!input.effectBegun && { effect_attempt: null }),
         }))
         .where(heldBy(id, input.claim))
         .where('done_at', 'is', null)
@@ -206,9 +214,13 @@ export function createJobRepository(db: Kysely<Database>) {
 
     /**
      * Gives the job up after a failure that used up its kind's limit: it becomes a dead letter,
-     * with the failure counted and its error kept, and is claimed no more until `revive`.
+     * with the failure counted and its error kept, and is claimed no more until `revive`. The
+     * note of an effect under way stays with `effectBegun`, for a run after `revive`.
      */
-    async fail(id: number, input: { at: number; error: string; claim?: number }): Promise<boolean> {
+    async fail(
+      id: number,
+      input: { at: number; error: string; claim?: number; effectBegun?: boolean },
+    ): Promise<boolean> {
       const result = await db
         .updateTable('jobs')
         .set((eb) => ({
@@ -217,6 +229,7 @@ export function createJobRepository(db: Kysely<Database>) {
           last_error: input.error,
           locked_until: null,
           failures: eb('failures', '+', 1),
+          ...(!input.effectBegun && { effect_attempt: null }),
         }))
         .where(heldBy(id, input.claim))
         .where('done_at', 'is', null)
@@ -226,16 +239,16 @@ export function createJobRepository(db: Kysely<Database>) {
 
     /**
      * Notes, just before a run makes an effect it cannot take back, that the effect is under way
-     * (in `last_error`, starting with EFFECT_BEGUN, until `complete`), so that a later claim
-     * knows the effect may have been made when this run dies before it is done. Only while
-     * `claim` still holds the job and its lease has not ended at `at`: false tells the run to
-     * make no effect, since another process may be running the job.
+     * (`effect_attempt`, the run's claim, until `complete`), so that a later claim knows the
+     * effect may have been made when this run dies before it is done. `last_error` is left as it
+     * is: a message being sent is not an error. Only while `claim` still holds the job and its
+     * lease has not ended at `at`: false tells the run to make no effect, since another process
+     * may be running the job.
      */
     async beginEffect(id: number, input: { claim: number; at: number }): Promise<boolean> {
-      const note = `${EFFECT_BEGUN} in attempt ${input.claim} at ${new Date(input.at).toISOString()}, not yet recorded as done`;
       const result = await db
         .updateTable('jobs')
-        .set({ last_error: note })
+        .set({ effect_attempt: input.claim })
         .where(heldBy(id, input.claim))
         .where('done_at', 'is', null)
         .where('locked_until', '>', input.at)

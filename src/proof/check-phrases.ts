@@ -79,7 +79,9 @@ export const CHECK_DETAILS = {
     '{count} amendment(s) in sequence, each chained to the one before by its hash, signed by a published key, and taking the next unused reserve',
   'amended-winners-ok':
     "the winners published as amended are the certificate's winners after {count} amendment(s)",
-  'log-checkpoint-ok': '{origin} at size {size}, signed by the log key ({source})',
+  'log-checkpoint-given': '{origin} at size {size}, signed by the log key (given with {given})',
+  'log-checkpoint-pinned-earlier': '{origin} at size {size}, signed by the log key (pinned earlier)',
+  'log-checkpoint-pinned-now': '{origin} at size {size}, signed by the log key (pinned now, on first use)',
   'log-consistency-ok': 'the log only grew since size {size}, seen before',
   'log-inclusion-ok': 'it is entry {index} of the log of size {size}',
   'log-key-ok': 'its key was announced in the log before entry {index} and not retired',

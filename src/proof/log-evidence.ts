@@ -40,11 +40,18 @@ export interface KeyEntryEvidence {
   proof: readonly string[];
 }
 
+/**
+ * How the reader came to trust the log key: given (and how: "--log-key"), pinned by an earlier
+ * run, or pinned now on first use. Each is its own detail code of the checkpoint check
+ * (`log-checkpoint-<code>`), so a page says it in its reader's language like any other detail.
+ */
+export type KeySource = { code: 'given'; given: string } | { code: 'pinned-earlier' | 'pinned-now' };
+
 export interface LogEvidence {
   /** The log's note verifier key the reader pinned (or gave). */
   logKey: string;
-  /** How the key came to be trusted, for the report: "pinned earlier", … */
-  keySource: string;
+  /** How the key came to be trusted, for the report. */
+  keySource: KeySource;
   /** The fresh checkpoint note. */
   checkpoint: string;
   /** The newest checkpoint seen before, and the consistency proof from it to the fresh one. */
@@ -136,7 +143,11 @@ export function checkLogEvidence(e: LogEvidence): LogVerdict {
       'log-checkpoint',
       'Log checkpoint',
       null,
-      phrase('log-checkpoint-ok', { origin: at.origin, size: at.size, source: e.keySource }),
+      phrase(`log-checkpoint-${e.keySource.code}`, {
+        origin: at.origin,
+        size: at.size,
+        ...(e.keySource.code === 'given' ? { given: e.keySource.given } : {}),
+      }),
     ),
   ];
   let consistent = true;

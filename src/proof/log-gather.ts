@@ -9,6 +9,7 @@ import { fromBase64 } from './hex.ts';
 import {
   checkLogEvidence,
   type KeyEntryEvidence,
+  type KeySource,
   type LogEvidence,
   type LoggedObject,
 } from './log-evidence.ts';
@@ -186,11 +187,9 @@ export async function checkAgainstLog(r: LogCheckRequest): Promise<LogCheckResul
   }
   const logKey = r.logKey ?? pin?.log_key ?? publishedKey;
   if (!logKey) return keyCheck('the server publishes no log key, and none is pinned or given');
-  const keySource = r.logKey
-    ? `given with ${r.givenAs ?? 'the request'}`
-    : pin
-      ? 'pinned earlier'
-      : 'pinned now, on first use';
+  const keySource: KeySource = r.logKey
+    ? { code: 'given', given: r.givenAs ?? 'the request' }
+    : { code: pin ? 'pinned-earlier' : 'pinned-now' };
 
   const note = await r.source.text('/log/checkpoint', 'checkpoint');
   const evidence: LogEvidence = {

@@ -210,6 +210,8 @@ export interface JobsTable {
   done_at: number | null;
   failures: Generated<number>;
   failed_at: number | null;
+  /** The claim under which a run began an effect it cannot take back, until the job is done. */
+  effect_attempt: number | null;
 }
 
 export interface SealsTable {

@@ -35,27 +35,10 @@ function words(): Record<string, string> {
   return checkWords;
 }
 
-/**
- * Values that are themselves English words (how the log key came to be trusted): said in the
- * page's language where the catalogue has them, as they are otherwise.
- */
-const VALUE_KEYS: Record<string, string> = {
-  'pinned now, on first use': 'chk-source-pinned-now',
-  'pinned earlier': 'chk-source-pinned-earlier',
-};
-
 /** A check word in the page's language with its slots filled, or the English given. */
 export function checkWord(key: string, params: Params, english: string): string {
-  const all = words();
-  const template = all[key];
-  if (template === undefined) return english;
-  const said = Object.fromEntries(
-    Object.entries(params).map(([name, value]) => {
-      const valueKey = typeof value === 'string' ? VALUE_KEYS[value] : undefined;
-      return [name, (valueKey && all[valueKey]) ?? value];
-    }),
-  );
-  return fillSlots(template, said);
+  const template = words()[key];
+  return template === undefined ? english : fillSlots(template, params);
 }
 
 /** A check as the page shows it: label and detail said by their codes, the English where none. */

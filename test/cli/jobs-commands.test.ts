@@ -79,6 +79,40 @@ for (const target of await storeTargets()) {
       assert.equal(none.stderr, 'No jobs to list.\n');
     });
 
+    test('jobs list tells a message being sent from a run that failed: sending, with no error', async () => {
+      const own = `${kind}-send`;
+      const [sending, failing] = [`sending:${randomUUID()}`, `failing:${randomUUID()}`];
+      const now = Date.now();
+      for (const key of [sending, failing])
+        await jobs.enqueue({ kind: own, key, runAt: now - 1000, payload: null });
+      const claimed = await jobs.claimDue({ now, leaseMs: 600_000, limit: 10, kinds: [own] });
+      const byKey = (key: string) => claimed.find((j) => j.key === key)!;
+      for (const job of claimed)
+        assert.equal(await jobs.beginEffect(job.id, { claim: job.attempts, at: now }), true);
+      // No answer from Telegram: the message may have left, and the run failed.
+      await jobs.retry(byKey(failing).id, {
+        runAt: now - 500,
+        error: 'Network request failed',
+        failed: true,
+        claim: 1,
+        effectBegun: true,
+      });
+      const listed = await runTyche(['jobs', 'list', '--kind', own, '--json'], env);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.deepEqual(
+        JSON.parse(listed.stdout).map((j: Record<string, unknown>) => [
+          j.key,
+          j.state,
+          j.last_error,
+          j.effect_attempt,
+        ]),
+        [
+          [sending, 'sending', null, 1],
+          [failing, 'pending', 'Network request failed', 1],
+        ],
+      );
+    });
+
     test('jobs retry puts a given-up job back, due now; anything else is refused', async () => {
       const res = await runTyche(['jobs', 'retry', String(deadId)], env);
       assert.equal(res.code, 0, res.stderr);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { createJobRepository, EFFECT_BEGUN, type JobRepository } from '../../src/jobs/job.repository.ts';
+import { createJobRepository, type JobRepository } from '../../src/jobs/job.repository.ts';
 import { LeaseLostError } from '../../src/jobs/job-leases.ts';
 import { createJobRunner, type JobOutcome, type JobRun } from '../../src/jobs/job-runner.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -35,15 +35,18 @@ for (const target of await storeTargets()) {
       return job;
     };
 
-    test('begun under the claim that holds the job, noted until the job is done', async () => {
+    test('begun under the claim that holds the job, noted until the job is done, and not as an error', async () => {
       const { kind, key } = await newJob();
       const job = await claim(kind, T);
+      assert.equal(job.effectAttempt, null);
       assert.equal(await jobs.beginEffect(job.id, { claim: job.attempts, at: T + 5 }), true);
-      const note = (await jobs.find(key))?.lastError ?? '';
-      assert.ok(note.startsWith(EFFECT_BEGUN), note);
-      assert.match(note, /attempt 1 at 2026-01-01T00:00:00\.005Z/);
+      const begun = await jobs.find(key);
+      assert.equal(begun?.effectAttempt, 1);
+      assert.equal(begun?.lastError, null, 'a message being sent is not an error');
+      const [backlog] = (await jobs.backlog(T + 5)).filter((b) => b.kind === kind);
+      assert.deepEqual(backlog, { kind, pending: 1, retrying: 0, oldestDue: T }, 'nor counted as retrying');
       assert.equal(await jobs.complete(job.id, T + 9, { claim: job.attempts }), true);
-      assert.equal((await jobs.find(key))?.lastError, null);
+      assert.equal((await jobs.find(key))?.effectAttempt, null);
     });
 
     test('refused once the lease has ended or another claim has the job; the next claim sees the note', async () => {
@@ -57,12 +60,16 @@ for (const target of await storeTargets()) {
       assert.equal(await jobs.beginEffect(first.id, { claim: first.attempts, at: T + 1 }), true);
       // The first run dies here; after its lease the job is claimed again, note and all.
       const second = await claim(kind, T + LEASE + 1);
-      assert.ok(second.lastError?.startsWith(EFFECT_BEGUN));
+      assert.equal(second.effectAttempt, first.attempts);
+      assert.equal(second.lastError, null);
       assert.equal(await jobs.beginEffect(first.id, { claim: first.attempts, at: T + LEASE + 2 }), false);
       assert.equal(await jobs.beginEffect(second.id, { claim: second.attempts, at: T + LEASE + 2 }), true);
-      // A known outcome (Telegram answered 429) replaces the note: nothing left that time.
+      assert.equal((await jobs.find(key))?.effectAttempt, second.attempts);
+      // A known outcome (Telegram answered 429) ends the note: nothing left that time.
       await jobs.retry(second.id, { runAt: T + LEASE + 9, error: 'Telegram 429', claim: second.attempts });
-      assert.equal((await jobs.find(key))?.lastError, 'Telegram 429');
+      const waiting = await jobs.find(key);
+      assert.equal(waiting?.lastError, 'Telegram 429');
+      assert.equal(waiting?.effectAttempt, null);
       // A job done keeps an earlier failure's reason: only the note of an effect under way goes.
       const third = await claim(kind, T + LEASE + 9);
       await jobs.complete(third.id, T + LEASE + 10, { claim: third.attempts });
@@ -145,11 +152,14 @@ for (const target of await storeTargets()) {
       });
       assert.equal(await runner.runDue(), 1);
       const failed = await jobs.find(key);
-      assert.ok(failed?.lastError?.startsWith(`${EFFECT_BEGUN}, then the run failed: Network request`));
+      assert.equal(failed?.lastError, "Network request for 'sendMessage' failed");
+      assert.equal(failed?.effectAttempt, 1, 'the message may have left: the note stays beside the error');
       assert.equal(failed?.failures, 1);
       clock.advance(60_000);
       assert.equal(await runner.runDue(), 1);
-      assert.equal((await jobs.find(key))?.lastError, 'Telegram 429');
+      const waited = await jobs.find(key);
+      assert.equal(waited?.lastError, 'Telegram 429');
+      assert.equal(waited?.effectAttempt, null);
       clock.advance(1000);
       assert.equal(await runner.runDue(), 1);
       assert.deepEqual(

@@ -51,6 +51,7 @@ for (const target of await storeTargets()) {
         doneAt: null,
         failures: 0,
         failedAt: null,
+        effectAttempt: null,
       } satisfies Job);
       assert.equal((await claim(kind, T)).length, 1);
     });

@@ -116,7 +116,7 @@ describe('a certificate too long for an entry bundle is logged as its digest', (
       const proof = inclusionProofFromLeaves(packed, entries.length, 1, sha256).map(toHex);
       const verdict = checkLogEvidence({
         logKey,
-        keySource: 'given',
+        keySource: { code: 'given', given: '--log-key' },
         checkpoint,
         objects: [{ what: 'certificate', object: long, index: 1, proof }],
         keyEntries: {},

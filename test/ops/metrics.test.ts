@@ -175,6 +175,47 @@ for (const target of await storeTargets()) {
         await opened.cleanup();
       }
     });
+
+    test('a job whose message is being sent, or is sent again after a kill, is pending, not retrying', async () => {
+      const opened = await target.open();
+      try {
+        const clock = createFakeClock();
+        const metrics = createMetrics();
+        registerJobMetrics(metrics, opened.store.db, clock);
+        const jobs = createJobRepository(opened.store.db);
+        const now = clock.now().getTime();
+        for (const key of ['receipt:a', 'receipt:b']) {
+          await jobs.enqueue({ kind: 'bot.receipt', key, runAt: now, payload: {}, createdAt: now });
+        }
+        const claimed = await jobs.claimDue({ now, leaseMs: 30_000, limit: 2 });
+        for (const job of claimed) await jobs.beginEffect(job.id, { claim: job.attempts, at: now });
+        const retrying = async () =>
+          sample(await metrics.registry.metrics(), 'tyche_jobs_retrying{kind="bot.receipt"}');
+        assert.equal(await retrying(), 0, 'being sent');
+        // The process dies; after the lease the next claim sends again, and is still not retrying.
+        clock.advance(30_001);
+        const again = await jobs.claimDue({ now: clock.now().getTime(), leaseMs: 30_000, limit: 2 });
+        assert.deepEqual(
+          again.map((j) => j.effectAttempt),
+          [1, 1],
+        );
+        for (const job of again)
+          await jobs.beginEffect(job.id, { claim: job.attempts, at: clock.now().getTime() });
+        assert.equal(await retrying(), 0, 'sent again');
+        // No answer from Telegram this time: a failure, retried, whatever became of the message.
+        const [failed] = again;
+        await jobs.retry(failed.id, {
+          runAt: clock.now().getTime() + 2000,
+          error: 'Network request failed',
+          failed: true,
+          claim: failed.attempts,
+          effectBegun: true,
+        });
+        assert.equal(await retrying(), 1);
+      } finally {
+        await opened.cleanup();
+      }
+    });
   });
 }
 

@@ -43,7 +43,7 @@ describe('log evidence over random logs', () => {
       const first = 1 + pick(size);
       const base: LogEvidence = {
         logKey: w.vkey,
-        keySource: 'given',
+        keySource: { code: 'given', given: '--log-key' },
         checkpoint: w.checkpoint(),
         previous: { checkpoint: w.checkpoint(first), proof: w.consistency(first) },
         objects: [{ what: 'seal', object: objects[index], index, proof: w.inclusion(index) }],

@@ -139,7 +139,7 @@ describe('log evidence', () => {
     const fakeIndex = foreign.announce(k2);
     const forgedEntry = checkLogEvidence({
       logKey: w2.vkey,
-      keySource: 'pinned earlier',
+      keySource: { code: 'pinned-earlier' },
       checkpoint: w2.checkpoint(),
       objects: [{ what: 'certificate', object: cert2, index: i2, proof: w2.inclusion(i2) }],
       keyEntries: { [k2.kid]: [{ index: 0, leafData: foreign.leaves[fakeIndex], proof: w2.inclusion(0) }] },
@@ -159,7 +159,7 @@ describe('log evidence', () => {
     const i3 = w3.append(swapped);
     const bad = checkLogEvidence({
       logKey: w3.vkey,
-      keySource: 'pinned earlier',
+      keySource: { code: 'pinned-earlier' },
       checkpoint: w3.checkpoint(),
       objects: [{ what: 'certificate', object: swapped, index: i3, proof: w3.inclusion(i3) }],
       keyEntries: { [s.k.kid]: [{ index: a3, leafData: w3.leaves[a3], proof: w3.inclusion(a3) }] },

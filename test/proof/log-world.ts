@@ -107,7 +107,7 @@ export function scene() {
     }));
   const evidence = (over: Partial<LogEvidence> = {}): LogEvidence => ({
     logKey: w.vkey,
-    keySource: 'pinned earlier',
+    keySource: { code: 'pinned-earlier' },
     checkpoint: w.checkpoint(),
     objects: [
       { what: 'seal', object: seal, index: sealIndex, proof: w.inclusion(sealIndex) },

@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LANGUAGES } from '../../src/i18n/catalogue.ts';
-import { CHECK_DETAILS, fillSlots, phrase } from '../../src/proof/check-phrases.ts';
+import { CHECK_DETAILS, fillSlots } from '../../src/proof/check-phrases.ts';
+import { checkLogEvidence, type KeySource } from '../../src/proof/log-evidence.ts';
 import { ticketChecks } from '../../src/proof/receipt-checks.ts';
-import { type Check, makeCheck } from '../../src/proof/report.ts';
+import type { Check } from '../../src/proof/report.ts';
 import { verifyCertificate, verifyReceipt } from '../../src/proof/verifier.ts';
 import { shownCheck, useCheckWords } from '../../src/web/check-list.ts';
 import { CHECK_NOTES } from '../../src/web/check-notes.ts';
 import { checkWords } from '../../src/web/check-text.ts';
 import { CHECK_DETAIL_CODES, CHECK_LABEL_CODES } from '../helpers/check-codes.ts';
 import { buildV2Fixture, sha256 } from '../helpers/v2-fixtures.ts';
+import { scene } from '../proof/log-world.ts';
 
 const slots = (text: string) => [...text.matchAll(/\{([a-zA-Z]+)\}/g)].map((m) => m[1]).sort();
 
@@ -75,23 +77,26 @@ test('the checks of a receipt and a certificate carry codes the catalogue has; t
   assert.ok(!Object.keys(checks[0]).includes('says'));
 });
 
-test('how the log key came to be trusted is said in the page language too', () => {
-  useCheckWords(checkWords('ru'));
-  try {
-    const check = makeCheck(
-      'log-checkpoint',
-      'Log checkpoint',
-      null,
-      phrase('log-checkpoint-ok', {
-        origin: 'tyche.example/log',
-        size: 3,
-        source: 'pinned now, on first use',
-      }),
-    );
-    const shown = shownCheck(check);
-    assert.match(shown.detail, /закреплён сейчас, при первом использовании/);
-    assert.doesNotMatch(shown.detail, /pinned/);
-  } finally {
-    useCheckWords({});
+test('how the log key came to be trusted is a code of its own: English as the CLI says it, and in the page language', () => {
+  const s = scene();
+  const sources: [KeySource, string, string][] = [
+    [{ code: 'pinned-now' }, 'pinned now, on first use', 'закреплён сейчас, при первом использовании'],
+    [{ code: 'pinned-earlier' }, 'pinned earlier', 'закреплён ранее'],
+    [{ code: 'given', given: '--log-key' }, 'given with --log-key', 'задан через --log-key'],
+  ];
+  for (const [keySource, english, russian] of sources) {
+    const [check] = checkLogEvidence(s.evidence({ keySource })).checks;
+    assert.equal(check.says?.detail, `log-checkpoint-${keySource.code}`);
+    assert.equal(check.detail, `tyche.test/log at size ${s.w.size}, signed by the log key (${english})`);
+    assert.equal(shownCheck(check).detail, check.detail);
+    useCheckWords(checkWords('ru'));
+    try {
+      assert.equal(
+        shownCheck(check).detail,
+        `tyche.test/log размера ${s.w.size}, подписана ключом журнала (${russian})`,
+      );
+    } finally {
+      useCheckWords({});
+    }
   }
 });

@@ -19,6 +19,7 @@ import * as amendments from './017-amendments.ts';
 import * as termsAndOwnerEntries from './018-terms-and-owner-entries.ts';
 import * as usageLeases from './019-usage-leases.ts';
 import * as botMenuLanguage from './020-bot-menu-language.ts';
+import * as jobEffects from './021-job-effects.ts';
 import type { DataSteps } from './data-steps.ts';
 
 /**
@@ -50,6 +51,7 @@ export function migrationProviderWith(steps?: DataSteps): MigrationProvider {
     '018-terms-and-owner-entries': termsAndOwnerEntries,
     '019-usage-leases': usageLeases,
     '020-bot-menu-language': botMenuLanguage,
+    '021-job-effects': jobEffects,
   };
   return { getMigrations: async () => migrations };
 }

@@ -45,20 +45,18 @@ function claimOf(
  * each receipt itself, and Claim. Only the signed-in user's own entries and salts are ever read.
  */
 export function createAppEntrant(deps: {
-  giveaways: Pick<AppGiveaways, 'entriesOf' | 'claimAsWinner' | 'winnerStandingOf' | 'public'>;
+  giveaways: Pick<AppGiveaways, 'entriesOf' | 'claimAsWinner' | 'entryGiveaway'>;
 }) {
   const { giveaways } = deps;
   return {
     async entries(telegramId: number): Promise<AppEntry[]> {
       const entries = await giveaways.entriesOf(telegramId, LISTED);
-      // The public view adds the end time and the mode; at most LISTED reads, each by unique key.
-      const views = await Promise.all(entries.map((e) => giveaways.public.view(e.public_id)));
-      // So the view knows on load whether a prize is claimed: only drawn entries still in the list.
-      const claims = await Promise.all(
+      // Each giveaway read once, by unique key (at most LISTED): its end time, mode and certificate
+      // link, and so the view knows on load whether a prize is claimed, for drawn entries still in
+      // the list the winner position this entrant holds.
+      const giveawaysOf = await Promise.all(
         entries.map((e) =>
-          e.status === 'completed' && !e.excluded
-            ? giveaways.winnerStandingOf(e.public_id, telegramId)
-            : undefined,
+          giveaways.entryGiveaway(e.public_id, telegramId, e.status === 'completed' && !e.excluded),
         ),
       );
       return entries.map((e, i) => ({
@@ -67,14 +65,14 @@ export function createAppEntrant(deps: {
         status: e.status,
         entry_number: e.entry_number,
         joined_at: new Date(e.joined_at).toISOString(),
-        ends_at: views[i]?.ends_at ?? null,
-        draw_mode: views[i]?.draw_mode ?? null,
+        ends_at: giveawaysOf[i]?.ends_at ?? null,
+        draw_mode: giveawaysOf[i]?.draw_mode ?? null,
         excluded: e.excluded,
         salt: e.excluded ? null : e.salt,
         receipt_url: e.excluded ? null : e.receipt_url,
         certificate_id: e.certificate_id,
-        verify_url: views[i]?.verify_url ?? null,
-        claim: claimOf(claims[i]),
+        verify_url: giveawaysOf[i]?.verify_url ?? null,
+        claim: claimOf(giveawaysOf[i]?.winner),
       }));
     },
 
