@@ -126,7 +126,8 @@ describe('a tyche-draw-v1 certificate', () => {
       [
         'signature edited',
         tampered(s.certificate, (c) => {
-          c.signature.value = `A${c.signature.value.slice(1)}`;
+          // Another first character: a signature that began with A would otherwise be left as it was.
+          c.signature.value = `${c.signature.value.startsWith('A') ? 'B' : 'A'}${c.signature.value.slice(1)}`;
         }),
         ['signature'],
       ],
