@@ -60,6 +60,10 @@ export function openSqlite(
   raw.exec('PRAGMA journal_mode = WAL');
   raw.exec('PRAGMA synchronous = NORMAL');
   raw.exec('PRAGMA foreign_keys = ON');
+  // A multi-row insert keeps a statement journal (the prior content of each page it changes, to
+  // undo the statement alone on a constraint error). In memory it costs no temporary file: a
+  // million participants written 10 000 to a transaction took a sixth less time (the store alone).
+  raw.exec('PRAGMA temp_store = MEMORY');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adapt(raw) }) });
   return { db, raw };
 }
