@@ -463,4 +463,27 @@ that are already full, so they serve less than one; with the database on cores o
 an otherwise idle machine, they have room to add up. The p99 targets fall to the same queueing.
 What would move it further here: a database on cores of its own; not an asynchronous commit
 (\`synchronous_commit = off\`), which would lose acknowledged records if the database crashed.
+
+**Then: one round trip per random request.** A random request's key is now taken from memory when
+this process authenticated it before (a bounded map of Business keys by prefix, the presented key
+hashed and compared in constant time with the stored hash), and its revocation and plan are read
+in the statement that commits its record (\`accounts/key-standing.repository.ts\`): a key revoked
+or moved off Business by any process is refused from its next request with the same 401 or 403,
+and records and counts nothing; a request that ends before that commit (bad parameters, a 429, a
+503) reads the key before its answer leaves. On PostgreSQL a random request is one statement, its
+share of a batch. Measured alone per request (one PostgreSQL process, \`count=100\`, alternating old
+and new code): the Node process spends 186–220 µs against 274–305, the database backends 94–98 µs
+against 106–136, and a commit carries 6 requests against 0.9 before (the key reads were
+transactions of their own). In the benchmark, old and new code back to back, twice (new first
+each time): one PostgreSQL process 3 427 → 4 190 and 3 337 → 3 972 req/s for \`count=100\`
+(+19–22%), p99 9 → 7 and 10 → 7 ms, bytes 0.59 → 0.65 and 0.54 → 0.61 of \`/me\`; two processes
+2 358 → 3 005 and 2 249 → 2 792 req/s, p99 17 → 12 and 16 → 11 ms. SQLite gained too, its key
+read gone as well (10 361 → 11 546 and 10 050 → 11 425 req/s, 0.48 → 0.57 and 0.51 → 0.57 of the
+reference; bytes 0.80 → 0.87 and 0.75 → 0.89 of \`/me\`), so PostgreSQL against SQLite stayed
+where it was (0.39 → 0.36, 0.41 → 0.35) and two processes against one too (0.75 → 0.75, 0.67 →
+0.74). What limits it is the same two cores: measured alone at 4 766 req/s, the Node process
+(136 µs per request) and the backends (94 µs) took about 1.1 of them beside the load generator,
+and half of the Node process's profile is idle time, waiting for its batch. Two processes still
+serve less than one: each takes half of the ten clients into its own batches, so the same
+requests cost more commits on cores that are already full.
 `;

@@ -15,8 +15,9 @@ export interface KeyWithAccount extends KeyRow {
 }
 
 export function createAccountRepository(db: Kysely<Database>) {
-  // Every authenticated request reads its key: built once, never cached (a revocation applies
-  // from the next request).
+  // Every authenticated request reads its key, built once; a random request whose key this
+  // process already knows reads its revocation and plan in its record's commit instead
+  // (key-standing.repository.ts), so a revocation applies from the next request either way.
   const keyByPrefix = prepareQuery<KeyWithAccount>(db, (slot) =>
     db
       .selectFrom('api_keys')

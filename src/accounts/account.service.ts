@@ -4,11 +4,15 @@ import { AppError } from '../shared/errors.ts';
 import type { AccountRepository, AccountRow, KeyWithAccount } from './account.repository.ts';
 import { newAccountPseudonym } from './account-pseudonym.ts';
 import { generateApiKey, KEY_PREFIX_LENGTH, keyMatchesHash, looksLikeApiKey } from './api-key.ts';
-import type { Plan } from './plans.ts';
+import { keyRefused } from './key-refusal.ts';
+import { hasBusinessAccess, type Plan } from './plans.ts';
 import type { UsageRepository } from './usage.repository.ts';
 
-/** Who is calling: resolved from the key on every request, never cached, so revocations and
- * plan changes apply from the next request. */
+/**
+ * Who is calling: resolved from the key by `authenticate` on every request, so revocations and
+ * plan changes apply from the next request. `recall` answers from memory only where the request's
+ * commit reads the key's standing again (see there).
+ */
 export interface Principal {
   keyId: string;
   accountId: string;
@@ -57,9 +61,21 @@ interface Deps {
 
 /** Compared against when no key has the prefix: a hash no key has (all zero bytes). */
 const NO_KEY_HASH = '0'.repeat(64);
+/** Keys `recall` remembers at most; the oldest goes first. */
+const REMEMBERED_KEYS = 10_000;
+const BEARER = /^Bearer ([^\s]+)$/i;
 
 export function createAccountService({ accounts, usage, clock, defaultDailyLimit }: Deps) {
   const now = () => clock.now().getTime();
+  /** Business keys this process authenticated lately, by prefix, with their stored hash. */
+  const remembered = new Map<string, { hash: string; principal: Principal }>();
+
+  function remember(hash: string, principal: Principal) {
+    remembered.delete(principal.keyPrefix);
+    if (!hasBusinessAccess(principal.plan)) return;
+    if (remembered.size >= REMEMBERED_KEYS) remembered.delete(remembered.keys().next().value!);
+    remembered.set(principal.keyPrefix, { hash, principal });
+  }
 
   async function ensureTelegramAccount(telegramId: number, plan: Plan = 'free') {
     const row: AccountRow = {
@@ -143,7 +159,7 @@ export function createAccountService({ accounts, usage, clock, defaultDailyLimit
 
     /** Resolves an Authorization header value to the calling key, or refuses with 401. */
     async authenticate(authorization: string | undefined): Promise<Principal> {
-      const match = /^Bearer ([^\s]+)$/i.exec(authorization ?? '');
+      const match = BEARER.exec(authorization ?? '');
       if (!match) {
         const detail = authorization
           ? 'Authorization header must be `Bearer <key>`'
@@ -158,9 +174,11 @@ export function createAccountService({ accounts, usage, clock, defaultDailyLimit
       // tell a caller which prefixes exist.
       const matches = keyMatchesHash(key, row?.hash ?? NO_KEY_HASH);
       if (!row || !matches || row.revoked_at !== null) {
-        throw new AppError('unauthorized', 'The API key is unknown or revoked');
+        // A wrong key with a known prefix says nothing about the key of that prefix.
+        if (!row || row.revoked_at !== null) remembered.delete(key.slice(0, KEY_PREFIX_LENGTH));
+        throw keyRefused();
       }
-      return {
+      const principal: Principal = {
         keyId: row.id,
         accountId: row.account_id,
         plan: row.plan,
@@ -169,6 +187,28 @@ export function createAccountService({ accounts, usage, clock, defaultDailyLimit
         dailyLimit: row.daily_limit,
         telegramId: row.telegram_id,
       };
+      remember(row.hash, principal);
+      return principal;
+    },
+
+    /**
+     * The Business key of `authorization` as this process last authenticated it, without reading
+     * the store; undefined when it is not remembered (then `authenticate`). Its revocation or a
+     * plan change is not seen here: only a request whose commit reads the key's standing again
+     * (the random endpoints' records, key-standing.repository.ts) may act on it, and any other
+     * answer to it must `authenticate` first. The key is compared with the stored hash in
+     * constant time, as `authenticate` does.
+     */
+    recall(authorization: string | undefined): Principal | undefined {
+      const key = BEARER.exec(authorization ?? '')?.[1];
+      if (key === undefined || !looksLikeApiKey(key)) return undefined;
+      const known = remembered.get(key.slice(0, KEY_PREFIX_LENGTH));
+      return known && keyMatchesHash(key, known.hash) ? known.principal : undefined;
+    },
+
+    /** Drops what `recall` knows of a key: a commit found it refused. */
+    forget(keyPrefix: string): void {
+      remembered.delete(keyPrefix);
     },
 
     async requestsToday(keyId: string): Promise<number> {

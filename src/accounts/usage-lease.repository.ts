@@ -71,24 +71,30 @@ from offered left join taken on true`;
 
 /**
  * Raises `used` of lease rows in the statement that commits what the requests pay for: keys,
- * days, holders and counts as four arrays ($1–$4). A clause of a PostgreSQL data-modifying CTE;
- * the statement that carries it commits both at once.
+ * days, holders and counts as four arrays ($1–$4), of the keys `only` admits (an SQL condition on
+ * `s.key_id`). A clause of a PostgreSQL data-modifying CTE; the statement that carries it commits
+ * both at once.
  */
-export const POSTGRES_SPEND_CTE = `spent as (
+export const postgresSpendCte = (only: string) => `spent as (
   update usage_leases as l set used = l.used + s.n
   from unnest($1::text[], $2::text[], $3::text[], $4::int[]) as s(key_id, day, holder, n)
-  where l.key_id = s.key_id and l.day = s.day and l.holder = s.holder
+  where l.key_id = s.key_id and l.day = s.day and l.holder = s.holder and ${only}
 )`;
 
 /**
- * The requests today of each key and day of $1 and $2, as the statement that carries it saw them
- * before its own changes (a data-modifying CTE's rows are not visible to its own statement).
+ * The requests today of each key and day of $1 and $2 (null without a row), as the statement that
+ * carries it saw them before its own changes (a data-modifying CTE's rows are not visible to its
+ * own statement), with `columns` of what `join` adds beside them.
  */
-export const POSTGRES_REQUESTS_TODAY_BEFORE = `select u.key_id, u.day,
+export const postgresRequestsTodayBefore = (
+  columns: string,
+  join: string,
+) => `select k.key_id, k.day, ${columns},
   u.count - coalesce((select sum(l.granted - l.used) from usage_leases l
-    where l.key_id = u.key_id and l.day = u.day), 0) as before
-from usage_daily u join (select distinct * from unnest($1::text[], $2::text[]) as k(key_id, day)) k
-  on u.key_id = k.key_id and u.day = k.day`;
+    where l.key_id = k.key_id and l.day = k.day), 0) as before
+from (select distinct * from unnest($1::text[], $2::text[]) as k(key_id, day)) k
+left join usage_daily u on u.key_id = k.key_id and u.day = k.day
+${join}`;
 
 interface LeaseRow {
   offered: number;

@@ -1,17 +1,24 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountService, Principal } from '../accounts/account.service.ts';
+import { isKeyRefusal, planRefused } from '../accounts/key-refusal.ts';
 import { hasBusinessAccess } from '../accounts/plans.ts';
 import type { QuotaService } from '../accounts/quota.service.ts';
 import type { Reservation } from '../accounts/quota-blocks.ts';
 import type { QuotaTicket } from '../accounts/quota-ticket.ts';
 import type { Clock } from '../shared/clock.ts';
-import { AppError } from '../shared/errors.ts';
+import type { AppError } from '../shared/errors.ts';
 import type { Idempotency } from './idempotency.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    /**
+     * The principal was recalled from memory (AccountService.recall), not read from the store:
+     * the key's revocation and plan are still to be checked, by the commit of the request's
+     * record or, for any other answer, by `authenticate` before it leaves.
+     */
+    recalled: boolean;
     quotaTicket: QuotaTicket | null;
     /**
      * On routes that count in the commit of their record (`countsWithRecord`): the request's
@@ -46,26 +53,56 @@ export function protectRoutes(
   deps: { accounts: AccountService; quota: QuotaService; idempotency: Idempotency; clock: Clock },
 ) {
   const lastTouched = new Map<string, number>();
+  scope.decorateRequest('recalled', false);
 
   scope.addHook('onRequest', async (request) => {
-    const principal = await deps.accounts.authenticate(request.headers.authorization);
+    const config = request.routeOptions.config;
+    // A counted random request commits its record in one statement that reads the key's standing
+    // too (counted-record.repository.ts), so its key is taken from memory and the store is read
+    // once per request. A request with an Idempotency-Key reads the store before its work anyway.
+    const recalled =
+      config.countsWithRecord && request.headers['idempotency-key'] === undefined
+        ? deps.accounts.recall(request.headers.authorization)
+        : undefined;
+    const principal = recalled ?? (await deps.accounts.authenticate(request.headers.authorization));
     request.principal = principal;
+    request.recalled = recalled !== undefined;
     touch(principal.keyId);
-    if (request.routeOptions.config.anyPlan) return;
-    if (!hasBusinessAccess(principal.plan)) {
-      throw new AppError(
-        'plan_not_supported',
-        `This endpoint needs the Business plan; the key's account is on ${principal.plan}`,
-      );
-    }
+    if (config.anyPlan) return;
+    if (!hasBusinessAccess(principal.plan)) throw planRefused(principal.plan);
     // A replay of a kept response is not counted; whether it is one is known once the body is read.
     if (await deps.idempotency.defersCount(request, principal)) return;
-    if (request.routeOptions.config.countsWithRecord) {
+    if (config.countsWithRecord) {
       request.meter = await deps.quota.reserve(principal.keyId, principal.dailyLimit);
       return;
     }
     request.quotaTicket = await deps.quota.consume(principal.keyId, principal.dailyLimit);
   });
+
+  // A recalled key whose request ends in an error (bad parameters, a 429, a 503) never reached
+  // the commit that checks it: it is checked here before the answer, and a refused key gets the
+  // refusal, as it would have from the start. A refusal also ends what memory knows of the key.
+  scope.setErrorHandler(async (error, request) => {
+    if (!request.recalled) throw error;
+    request.recalled = false;
+    const refusal = isKeyRefusal(error) ? error : await check(request);
+    if (refusal) {
+      deps.accounts.forget(request.principal!.keyPrefix);
+      throw refusal;
+    }
+    throw error;
+  });
+
+  /** The key's refusal as the store has it now; undefined when it may do business (or cannot be read). */
+  async function check(request: FastifyRequest): Promise<AppError | undefined> {
+    try {
+      const principal = await deps.accounts.authenticate(request.headers.authorization);
+      return hasBusinessAccess(principal.plan) ? undefined : planRefused(principal.plan);
+    } catch (error) {
+      // A store out of reach leaves the error that was already on its way.
+      return isKeyRefusal(error) ? error : undefined;
+    }
+  }
   deps.idempotency.register(scope);
 
   scope.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
@@ -94,8 +131,8 @@ export function protectRoutes(
 
   /**
    * A metered request: counted with its record (the handler set its ticket), or refused before
-   * it (bad parameters, a 4xx), which counts as every other request does; its 429 and its 5xx
-   * do not.
+   * it (bad parameters, a 4xx), which counts as every other request does; its 429, its 5xx and
+   * a refusal of its key do not.
    */
   async function settleMeter(
     request: FastifyRequest,
@@ -103,6 +140,11 @@ export function protectRoutes(
     status: number,
   ): Promise<QuotaTicket | null> {
     request.meter = null;
+    // A key refused after its place was taken (a recalled key found revoked) is never counted.
+    if (status === 401 || status === 403) {
+      meter.release();
+      return null;
+    }
     if (status >= 500) {
       await meter.refund();
       request.quotaTicket = null;

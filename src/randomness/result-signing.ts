@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createKeyStandingRepository } from '../accounts/key-standing.repository.ts';
 import { createResultSerialRepository } from '../accounts/result-serial.repository.ts';
 import { createUsageLeaseRepository } from '../accounts/usage-lease.repository.ts';
 import { resultEntryBody } from '../proof/result-entry.ts';
@@ -48,8 +49,11 @@ interface Deps {
 export function createResultSigning({ db, operations, signer, clock, log }: Deps) {
   const results = createSignedResultRepository(db);
   const leases = createUsageLeaseRepository(db);
+  const keys = createKeyStandingRepository(db);
   // The count's statement is prepared once, on the pool, and runs in each transaction.
   const uow = createUnitOfWork(db, (trx) => ({
+    /** Why the key may not do business now (revoked, or its plan), read where the result commits. */
+    refusal: (keyId: string) => keys.refusal(keyId, trx),
     /** The request's count: its place spent; the key's requests today after it. */
     spend: async (spend: Spend) => {
       if (!(await leases.spend(spend, 1, trx))) throw new Error('the quota block does not hold this place');
@@ -86,6 +90,9 @@ export function createResultSigning({ db, operations, signer, clock, log }: Deps
       // Loaded before the transaction: loading may write (a new key and its log entry).
       const key = await signer.current();
       const outcome = await uow.run(async (tx) => {
+        // A counted request's key may come from memory (auth.ts): read where its count commits.
+        const refusal = spend ? await tx.refusal(spend.keyId) : undefined;
+        if (refusal) throw refusal;
         const requestsToday = spend ? await tx.spend(spend) : undefined;
         await tx.record(record);
         const { serial, issuedAt } = await tx.results.nextSerial(clock.now().getTime());
