@@ -235,8 +235,14 @@ files with \`@fluent/bundle\` itself. The command table loaded the verifier, and
 \`node:http\` reads its lazy \`WebSocket\` export and so loads Node's fetch implementation (undici,
 about 3 MB) into a process that never fetches at idle: the two files that need \`node:http\`
 take it with \`process.getBuiltinModule\`. A SQLite server no longer loads the PostgreSQL driver
-(about 2.5 MB). \`test/ops/lazy-loading.test.ts\` holds each of these. What is left of the idle
-figure above the floor is the HTTP stack and its compiled schemas, Kysely, the pages' and the
-API's own code, and the pairing code that checks drand rounds (about 1.5 MB, loaded with the
-chain at start).
+(about 2.5 MB). \`test/ops/lazy-loading.test.ts\` holds each of these. Later the same day: Fastify
+compiled every route's validator (Ajv) and response serializer (fast-json-stringify) before
+listening, some two hundred generated functions (about 5 MB) for routes most processes never
+serve; they now compile when their route is first asked for (\`src/http/schema-compilers.ts\`, with
+a test that compiles them all), and the Markdown renderer of \`/docs/draw-algorithm\` loads with
+that page: 104.5–106.7 MB idle before, 100.4–101.9 after, read side by side outside this
+benchmark; with the PDF renderer made a child process (above), this benchmark then read 98.9 /
+132.7 MB. What is left of the idle figure above the floor is the HTTP stack, the schema builder
+(TypeBox, whose 373 modules add about 8 MB to a process that imports them), Kysely, the pages' and
+the API's own code, and the curve code that checks drand rounds (about 1.2 MB).
 `;
