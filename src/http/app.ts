@@ -6,7 +6,7 @@ import { tagImmutableAnswers } from '../edge/etag.ts';
 import { allowPublicReads } from '../edge/public-cors.ts';
 import type { GiveawayService } from '../giveaways/giveaway.service.ts';
 import { createEntrantSeriesQuery } from '../giveaways/results/entrant-series.ts';
-import { createWinnerNamesQuery } from '../giveaways/results/winner-names.ts';
+import { createWinnerNamesRepository } from '../giveaways/results/winner-names.repository.ts';
 import { createIdempotencyRepository } from '../idempotency/idempotency.repository.ts';
 import type { LogService } from '../log/log.service.ts';
 import type { RandomService } from '../randomness/random.service.ts';
@@ -173,7 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(docsRoutes, { publicBaseUrl: deps.config.publicBaseUrl });
   await app.register(wellKnownRoutes, { signer: deps.signer, log: deps.transparency });
   await app.register(logRoutes, { log: deps.transparency });
-  const winnerNames = createWinnerNamesQuery(deps.store.db);
+  const winnerNames = createWinnerNamesRepository(deps.store.db);
   await app.register(landingRoutes);
   await app.register(verifyRoutes, {
     publicBaseUrl: deps.config.publicBaseUrl,

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../store/schema.ts';
+import { JOINED_COLUMNS } from '../entrants/participant-entry.repository.ts';
 
 /** A channel an entrant must be a member of (CONTRACT §11). */
 export interface ChannelCondition {
@@ -107,16 +108,7 @@ export function createConditionRepository(db: Kysely<Database>) {
         .where('giveaway_id', '=', giveawayId);
       await db
         .insertInto('excluded_entrants')
-        .columns([
-          'giveaway_id',
-          'telegram_id',
-          'entry_number',
-          'username',
-          'first_name',
-          'joined_at',
-          'reason',
-          'excluded_at',
-        ])
+        .columns([...JOINED_COLUMNS, 'reason', 'excluded_at'])
         .expression((eb) =>
           eb
             .selectFrom('participants as p')
@@ -124,12 +116,7 @@ export function createConditionRepository(db: Kysely<Database>) {
               join.onRef('f.giveaway_id', '=', 'p.giveaway_id').onRef('f.telegram_id', '=', 'p.telegram_id'),
             )
             .select([
-              'p.giveaway_id',
-              'p.telegram_id',
-              'p.entry_number',
-              'p.username',
-              'p.first_name',
-              'p.joined_at',
+              ...JOINED_COLUMNS.map((column) => `p.${column}` as const),
               'f.reason',
               sql<number>`${at}`.as('excluded_at'),
             ])

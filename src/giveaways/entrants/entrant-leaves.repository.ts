@@ -1,6 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../store/schema.ts';
 
+/** Leaf hashes per read while sealing: 1 MB of hex text, 64 chunks. */
+export const LEAVES_PER_PAGE = 16_384;
+
 /**
  * The leaf hashes of a giveaway's list as the seal and the proofs read them: in canonical
  * (ascending) order along the (giveaway_id, leaf_hash) index, a page at a time, each page one

@@ -10,7 +10,7 @@ import {
 } from '../../proof/merkle.ts';
 import type { InclusionProof } from '../../proof/v2-types.ts';
 import type { SealRow } from '../core/seal.repository.ts';
-import type { EntrantLeaves } from './entrant-leaves.repository.ts';
+import { type EntrantLeaves, LEAVES_PER_PAGE } from './entrant-leaves.repository.ts';
 import type { EntrantRow, ParticipantRepository } from './participant.repository.ts';
 
 /**
@@ -109,9 +109,6 @@ export function buildEntrantTree(leaves: Uint8Array): EntrantTree {
   builder.add(leaves);
   return builder.finish();
 }
-
-/** Leaf hashes per read while sealing: 1 MB of hex text, 64 chunks. */
-const LEAVES_PER_PAGE = 16_384;
 
 /**
  * The tree of a giveaway's list as the store holds it now, read page by page in canonical order.

@@ -1,7 +1,7 @@
 import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
 import { insertInChunks } from '../../store/chunked-insert.ts';
 import { type PreparedQuery, prepareQuery } from '../../store/prepared-query.ts';
-import type { Database, ParticipantsTable } from '../../store/schema.ts';
+import type { Database, ExcludedEntrantsTable, ParticipantsTable } from '../../store/schema.ts';
 import { refreshStatisticsIfStale } from './participant-statistics.repository.ts';
 
 export type ParticipantRow = Selectable<ParticipantsTable>;
@@ -32,16 +32,17 @@ async function joinedAmong(trx: Kysely<Database>, giveawayId: number, telegramId
     .execute();
 }
 
-const COLUMNS = [
+/** An entrant's columns as joined, which it keeps in `excluded_entrants` when the seal moves it out. */
+export const JOINED_COLUMNS = [
   'giveaway_id',
   'telegram_id',
   'entry_number',
   'username',
   'first_name',
   'joined_at',
-  'salt',
-  'leaf_hash',
-] as const;
+] as const satisfies readonly (keyof ParticipantsTable & keyof ExcludedEntrantsTable)[];
+
+const COLUMNS = [...JOINED_COLUMNS, 'salt', 'leaf_hash'] as const;
 
 /**
  * PostgreSQL takes a whole batch as one array per column, unnested into rows: one short

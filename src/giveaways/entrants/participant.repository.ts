@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../store/schema.ts';
+import { createEntrantLeaves, LEAVES_PER_PAGE } from './entrant-leaves.repository.ts';
 import { createParticipantEntry, isPostgres } from './participant-entry.repository.ts';
 
 export type { ParticipantRow } from './participant-entry.repository.ts';
@@ -53,9 +54,6 @@ function inCsvOrder(rows: CsvRow[]): CsvRow[] {
   }
   return rows;
 }
-
-/** Leaf hashes per read while sealing: 1 MB of hex text at a time. */
-const LEAVES_PER_PAGE = 16_384;
 
 /** "7\n42\n99" → [7, 42, 99]. Ids are below 2^53, so accumulating digits in a double is exact. */
 function parseIdList(text: string): number[] {
@@ -142,24 +140,12 @@ export function createParticipantRepository(db: Kysely<Database>) {
         .where('giveaway_id', '=', giveawayId)
         .executeTakeFirstOrThrow();
       const packed = Buffer.allocUnsafe(Number(counted.n) * 32);
+      const leaves = createEntrantLeaves(trx);
       let filled = 0;
       let after = '';
       for (;;) {
-        const ordered = trx
-          .selectFrom('participants')
-          .select('leaf_hash')
-          .where('giveaway_id', '=', giveawayId)
-          .where('leaf_hash', '>', after)
-          .orderBy('leaf_hash')
-          .limit(LEAVES_PER_PAGE)
-          .as('ordered');
-        const row = await trx
-          .selectFrom(ordered)
-          .select(sql<string | null>`string_agg(leaf_hash, '')`.as('leaves'))
-          .executeTakeFirst();
-        const text = row?.leaves ?? '';
-        if (text.length % 64 !== 0 || filled + text.length / 2 > packed.length)
-          throw new Error('leaf hashes are not 32 bytes each, or the list changed while read');
+        const text = await leaves.page(giveawayId, after, LEAVES_PER_PAGE);
+        if (filled + text.length / 2 > packed.length) throw new Error('the list changed while read');
         filled += packed.write(text, filled, 'hex');
         if (text.length < LEAVES_PER_PAGE * 64) return packed.subarray(0, filled);
         after = text.slice(-64);

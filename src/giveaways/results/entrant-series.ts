@@ -3,23 +3,16 @@
 // hour with joins, however many entrants there are); the hours without joins are filled here,
 // so a chart gets one point per hour from the first join to the last.
 
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.ts';
-
-const HOUR_MS = 3_600_000;
+import { createGiveawayRepository } from '../core/giveaway.repository.ts';
+import { createEntrantSeriesRepository, type HourlyJoins } from './entrant-series.repository.ts';
 
 /**
  * More points than a phone's width in pixels says nothing more: a longer span is drawn with
  * buckets of several hours (a giveaway may run up to 366 days, 8 784 hours).
  */
 export const MAX_SERIES_POINTS = 720;
-
-/** The store's answer: how many entrants joined in each hour that had any. */
-export interface HourlyJoins {
-  /** Hours since the Unix epoch (UTC): `floor(joined_at / 3 600 000)`. */
-  hour: number;
-  count: number;
-}
 
 /** Consecutive buckets from the first join to the last; all arrays have one value per bucket. */
 export interface EntrantSeries {
@@ -54,33 +47,20 @@ export function entrantSeriesOf(
   return { step_s, start_s, joins, total };
 }
 
-/** Joins per hour as the store counts them, on SQLite and PostgreSQL alike (integer division). */
+/** The chart's series read from the store. */
 export function createEntrantSeriesQuery(db: Kysely<Database>) {
-  const hourOf = sql<number>`joined_at / ${sql.lit(HOUR_MS)}`;
-  async function hourlyJoins(giveawayId: number): Promise<HourlyJoins[]> {
-    const rows = await db
-      .selectFrom('participants')
-      .select([hourOf.as('hour'), (eb) => eb.fn.countAll<number>().as('n')])
-      .where('giveaway_id', '=', giveawayId)
-      .groupBy(hourOf)
-      .execute();
-    // PostgreSQL answers bigint and count(*) as text.
-    return rows.map((r) => ({ hour: Number(r.hour), count: Number(r.n) }));
-  }
+  const store = createEntrantSeriesRepository(db);
+  const giveaways = createGiveawayRepository(db);
   return {
-    hourlyJoins,
     /** The chart's series of one giveaway, by its internal id (the owner's views). */
     async forGiveaway(giveawayId: number, maxPoints?: number): Promise<EntrantSeries> {
-      return entrantSeriesOf(await hourlyJoins(giveawayId), maxPoints);
+      return entrantSeriesOf(await store.hourlyJoins(giveawayId), maxPoints);
     },
     /** The same by public id (the public page); undefined for an unknown giveaway. */
     async forPublicId(publicId: string, maxPoints?: number): Promise<EntrantSeries | undefined> {
-      const row = await db
-        .selectFrom('giveaways')
-        .select('id')
-        .where('public_id', '=', publicId)
-        .executeTakeFirst();
-      return row ? entrantSeriesOf(await hourlyJoins(Number(row.id)), maxPoints) : undefined;
+      const giveaway = await giveaways.findByPublicId(publicId);
+      if (!giveaway) return undefined;
+      return entrantSeriesOf(await store.hourlyJoins(Number(giveaway.id)), maxPoints);
     },
   };
 }

@@ -8,7 +8,7 @@ import {
 } from '../../../src/giveaways/entrants/participant.repository.ts';
 import { newEntrantLeaf } from '../../../src/giveaways/entrants/participants.ts';
 import { createEntrantSeriesQuery, entrantSeriesOf } from '../../../src/giveaways/results/entrant-series.ts';
-import { createWinnerNamesQuery } from '../../../src/giveaways/results/winner-names.ts';
+import { createWinnerNamesRepository } from '../../../src/giveaways/results/winner-names.repository.ts';
 import { createServices } from '../../../src/services.ts';
 import { storeTargets } from '../../helpers/stores.ts';
 
@@ -75,7 +75,7 @@ for (const target of await storeTargets()) {
         assert.deepEqual(await series.forGiveaway(row.id), s);
         assert.equal(await series.forPublicId('nope'), undefined);
 
-        const names = createWinnerNamesQuery(store.db);
+        const names = createWinnerNamesRepository(store.db);
         assert.deepEqual(
           [...(await names.firstNames(created.public_id, [1000, 1001, 99]))],
           [[1001, 'Борис']],
