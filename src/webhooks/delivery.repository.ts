@@ -1,8 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 import type { ClaimInput, Job } from '../jobs/job.repository.ts';
-import type { Database, WebhookDeliveryStatus } from '../store/schema.ts';
+import type { Database } from '../store/schema.ts';
 import { skipLocked } from '../store/skip-locked.ts';
 import { atomically } from '../store/unit-of-work.ts';
+import type { WebhookDeliveryStatus } from '../store/webhook-schema.ts';
 import type { WebhookEvent } from './webhook-events.ts';
 
 export const DELIVERY_KIND = 'webhook.delivery';

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, WebhookEndpointsTable } from '../store/schema.ts';
+import type { Database } from '../store/schema.ts';
+import type { WebhookEndpointsTable } from '../store/webhook-schema.ts';
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 
