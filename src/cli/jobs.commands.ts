@@ -29,7 +29,7 @@ const field = (text: string | null) => stripControlCharacters((text ?? '').repla
 
 export const jobsList = listCommand({
   name: 'jobs list',
-  summary: `List the background jobs not done yet (pending, running, and given up after their last allowed failure), oldest due first: the first ${DEFAULT_LIMIT} unless --limit says otherwise. --failed lists only the given-up ones (see tyche jobs retry), --kind only one kind.`,
+  summary: `List the background jobs not done yet (pending, running, sending a Telegram message, and given up after their last allowed failure), oldest due first: the first ${DEFAULT_LIMIT} unless --limit says otherwise. --failed lists only the given-up ones (see tyche jobs retry), --kind only one kind.`,
   filters: {
     options: { failed: { type: 'boolean' }, kind: { type: 'string' }, limit: { type: 'string' } },
     usage: '[--failed] [--kind KIND] [--limit N]',
