@@ -101,10 +101,10 @@ interface BatchRow {
  * the requests that reach it while a batch commits go together in the next, each answered only
  * after its own batch committed. A request's count is its block's place (quota-blocks.ts), so a
  * batch touches only this process's lease rows: processes never wait on each other here. The
- * batch reads each key's revocation and plan where it commits, so a key refused since its
- * request was authenticated (from memory, auth.ts) records and counts nothing: its request
- * rejects with the key's refusal. Else each request resolves to its key's requests today,
- * itself included.
+ * batch reads each key's revocation and plan where it commits (on SQLite just before), so a key
+ * refused since its request was authenticated (from memory, auth.ts) records and counts nothing:
+ * its request rejects with the key's refusal. Else each request resolves to its key's requests
+ * today, itself included.
  */
 export function createCountedRecords(
   db: Kysely<Database>,
@@ -139,18 +139,21 @@ export function createCountedRecords(
     const leases = createUsageLeaseRepository(db);
     const keys = createKeyStandingRepository(db);
     const uow = createUnitOfWork(db, (trx) => ({
-      refusal: (keyId: string) => keys.refusal(keyId, trx),
       record: (row: RecordRow) => record(row as unknown as Record<string, unknown>, trx),
       spend: (spend: Spend, n: number) => leases.spend(spend, n, trx),
       requestsToday: (spend: Spend) => leases.requestsToday(spend, trx),
     }));
-    write = (items) =>
-      uow.run(async (tx) => {
-        const refused = new Map<string, AppError>();
-        for (const keyId of new Set(items.map((item) => item.spend.keyId))) {
-          const refusal = await tx.refusal(keyId);
-          if (refusal) refused.set(keyId, refusal);
-        }
+    write = async (items) => {
+      // The keys' standing is read just before the batch's transaction, not inside it: on SQLite a
+      // transaction that reads first cannot write once another process (the CLI revoking a key)
+      // has committed since its read. A change that commits after this read applies from the next
+      // batch, as it would to a request whose key was read when it arrived.
+      const refused = new Map<string, AppError>();
+      for (const keyId of new Set(items.map((item) => item.spend.keyId))) {
+        const refusal = await keys.refusal(keyId);
+        if (refusal) refused.set(keyId, refusal);
+      }
+      return uow.run(async (tx) => {
         const admitted = refused.size === 0 ? items : items.filter((item) => !refused.has(item.spend.keyId));
         for (const item of admitted) await tx.record(item.row);
         const added = new Map<string, Spend & { n: number }>();
@@ -164,6 +167,7 @@ export function createCountedRecords(
         for (const [id, day] of added) before.set(id, (await tx.requestsToday(day)) - day.n);
         return countsOf(items, before, refused);
       });
+    };
   }
   const join = createGroupCommit(write);
   return async (row, spend) => {

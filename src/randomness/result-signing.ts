@@ -90,10 +90,12 @@ export function createResultSigning({ db, operations, signer, clock, log }: Deps
       // Loaded before the transaction: loading may write (a new key and its log entry).
       const key = await signer.current();
       const outcome = await uow.run(async (tx) => {
-        // A counted request's key may come from memory (auth.ts): read where its count commits.
+        const requestsToday = spend ? await tx.spend(spend) : undefined;
+        // A counted request's key may come from memory (auth.ts): read where its count commits,
+        // after the spend's write, so that on SQLite the transaction holds the write lock before it
+        // reads (one that reads first cannot write once another process has committed since).
         const refusal = spend ? await tx.refusal(spend.keyId) : undefined;
         if (refusal) throw refusal;
-        const requestsToday = spend ? await tx.spend(spend) : undefined;
         await tx.record(record);
         const { serial, issuedAt } = await tx.results.nextSerial(clock.now().getTime());
         // Dated within the key's lease, so never after the key's retirement (signing/signer.ts).
