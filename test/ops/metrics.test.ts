@@ -117,14 +117,28 @@ describe('/metrics on a running server', () => {
 
 for (const target of await storeTargets()) {
   describe(`job backlog metrics on ${target.dialect}`, { skip: target.skip }, () => {
-    test('pending, retrying and overdue come from the jobs table at scrape time', async () => {
+    /** A store with the job metrics registered on a fake clock, for `run`; cleaned up after. */
+    async function withJobMetrics(
+      run: (s: {
+        clock: ReturnType<typeof createFakeClock>;
+        metrics: ReturnType<typeof createMetrics>;
+        jobs: ReturnType<typeof createJobRepository>;
+        now: number;
+      }) => Promise<void>,
+    ) {
       const opened = await target.open();
       try {
         const clock = createFakeClock();
         const metrics = createMetrics();
         registerJobMetrics(metrics, opened.store.db, clock);
-        const jobs = createJobRepository(opened.store.db);
-        const now = clock.now().getTime();
+        await run({ clock, metrics, jobs: createJobRepository(opened.store.db), now: clock.now().getTime() });
+      } finally {
+        await opened.cleanup();
+      }
+    }
+
+    test('pending, retrying and overdue come from the jobs table at scrape time', async () => {
+      await withJobMetrics(async ({ clock, metrics, jobs, now }) => {
         await jobs.enqueue({
           kind: 'giveaway.seal',
           key: 'seal:a',
@@ -171,19 +185,11 @@ for (const target of await storeTargets()) {
           'no stale label set',
         );
         assert.match(text, /^# TYPE tyche_jobs_pending gauge$/m);
-      } finally {
-        await opened.cleanup();
-      }
+      });
     });
 
     test('a job whose message is being sent, or is sent again after a kill, is pending, not retrying', async () => {
-      const opened = await target.open();
-      try {
-        const clock = createFakeClock();
-        const metrics = createMetrics();
-        registerJobMetrics(metrics, opened.store.db, clock);
-        const jobs = createJobRepository(opened.store.db);
-        const now = clock.now().getTime();
+      await withJobMetrics(async ({ clock, metrics, jobs, now }) => {
         for (const key of ['receipt:a', 'receipt:b']) {
           await jobs.enqueue({ kind: 'bot.receipt', key, runAt: now, payload: {}, createdAt: now });
         }
@@ -212,9 +218,7 @@ for (const target of await storeTargets()) {
           effectBegun: true,
         });
         assert.equal(await retrying(), 1);
-      } finally {
-        await opened.cleanup();
-      }
+      });
     });
   });
 }
