@@ -38,8 +38,6 @@ interface Deps {
   standing(row: GiveawayRow): Promise<Standing>;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 /**
  * The giveaway service's side for the Telegram bot (CONTRACT §11): the join gate, `/draw`,
  * `/my`, receipts after the seal and what channel posts read. The rules (ownership, status,
@@ -98,32 +96,26 @@ export function createGiveawayConsole(deps: Deps) {
     },
 
     /** A Telegram user's latest entries (the bot's `/my`), with receipt links. */
-    async entriesOf(telegramId: number, limit: number): Promise<(Entry & { receipt_url: string | null })[]> {
+    async entriesOf(
+      telegramId: number,
+      limit: number,
+    ): Promise<(Entry & { receipt_url: string | null; verify_url: string | null })[]> {
       const entries = await deps.entries.latestOf(telegramId, limit);
       return entries.map((e) => ({
         ...e,
         receipt_url: e.salt ? entrantReceiptUrl(publicBaseUrl, e.public_id, telegramId, e.salt) : null,
+        verify_url: e.certificate_id === null ? null : verifyUrlOf(publicBaseUrl, e.certificate_id),
       }));
     },
 
     /**
-     * What the Mini App lists of an entry's giveaway, from one read of it: when it ends, how it is
-     * drawn, where its certificate is checked, and with `standing` the winner position `telegramId`
-     * holds now in it once drawn (with claim and deadline). Undefined for a giveaway not found.
+     * The Mini App's entries: the winner position `telegramId` holds now in a drawn giveaway, with
+     * their claim and deadline; undefined when they hold none (or it is not drawn, or not found).
      */
-    async entryGiveaway(publicId: string, telegramId: number, standing: boolean) {
+    async winnerStandingOf(publicId: string, telegramId: number) {
       const row = await giveaways.findByPublicId(publicId);
-      if (!row) return undefined;
-      const drawn = standing && row.status === 'completed';
-      const winner = drawn
-        ? (await deps.standing(row)).winners.find((w) => w.telegram_id === telegramId)
-        : undefined;
-      return {
-        ends_at: iso(row.ends_at),
-        draw_mode: row.draw_mode === 'verifiable' ? ('verifiable' as const) : ('instant' as const),
-        verify_url: row.certificate_id === null ? null : verifyUrlOf(publicBaseUrl, row.certificate_id),
-        winner,
-      };
+      if (row?.status !== 'completed') return undefined;
+      return (await deps.standing(row)).winners.find((w) => w.telegram_id === telegramId);
     },
 
     /** What an entrant's receipt message says after the seal; undefined when not in the sealed list. */

@@ -36,6 +36,8 @@ const WINNER = {
   claimedBy: null,
 };
 
+const ENTRY = { title: 'T', entry_number: 1, salt: null, excluded: null, joined_at: 0 };
+
 function consoleWithCounts() {
   const reads: string[] = [];
   const standings: number[] = [];
@@ -49,6 +51,28 @@ function consoleWithCounts() {
       },
       findById: async () => undefined,
     },
+    entries: {
+      latestOf: async () => [
+        {
+          ...ENTRY,
+          public_id: 'g_drawn',
+          status: 'completed',
+          certificate_id: 'c_1',
+          salt: '00ff',
+          ends_at: Date.UTC(2026, 5, 1),
+          draw_mode: 'verifiable',
+        },
+        {
+          ...ENTRY,
+          public_id: 'g_open',
+          status: 'active',
+          certificate_id: null,
+          excluded: 'left the channel',
+          ends_at: null,
+          draw_mode: 'instant',
+        },
+      ],
+    },
     standing: async (row: GiveawayRow) => {
       standings.push(row.id);
       return standing;
@@ -57,23 +81,31 @@ function consoleWithCounts() {
   return { console: createGiveawayConsole(deps), reads, standings };
 }
 
-test("the Mini App's entry reads its giveaway once, and the standing only of a drawn one it is asked for", async () => {
+test("the Mini App's claim state reads a giveaway once, and the standing only of a drawn one", async () => {
   const { console, reads, standings } = consoleWithCounts();
-  assert.deepEqual(await console.entryGiveaway('g_drawn', 42, true), {
-    ends_at: '2026-06-01T00:00:00.000Z',
-    draw_mode: 'verifiable',
-    verify_url: 'https://tyche.example/verify/c_1',
-    winner: WINNER,
-  });
-  assert.equal((await console.entryGiveaway('g_drawn', 7, true))?.winner, undefined, 'holds no position');
-  assert.equal((await console.entryGiveaway('g_drawn', 42, false))?.winner, undefined, 'not asked');
-  assert.deepEqual(await console.entryGiveaway('g_open', 42, true), {
-    ends_at: null,
-    draw_mode: 'instant',
-    verify_url: null,
-    winner: undefined,
-  });
-  assert.equal(await console.entryGiveaway('g_gone', 42, true), undefined);
-  assert.deepEqual(reads, ['g_drawn', 'g_drawn', 'g_drawn', 'g_open', 'g_gone'], 'one read per call');
-  assert.deepEqual(standings, [1, 1], 'standing only when asked and drawn');
+  assert.deepEqual(await console.winnerStandingOf('g_drawn', 42), WINNER);
+  assert.equal(await console.winnerStandingOf('g_drawn', 7), undefined, 'holds no position');
+  assert.equal(await console.winnerStandingOf('g_open', 42), undefined, 'not drawn');
+  assert.equal(await console.winnerStandingOf('g_gone', 42), undefined, 'not found');
+  assert.deepEqual(reads, ['g_drawn', 'g_drawn', 'g_open', 'g_gone'], 'one read per call');
+  assert.deepEqual(standings, [1, 1], 'standing only when drawn');
+});
+
+test("a user's entries carry their giveaway's end, mode and links from the one query that lists them", async () => {
+  const { console, reads } = consoleWithCounts();
+  const entries = await console.entriesOf(42, 10);
+  assert.deepEqual(
+    entries.map((e) => [e.public_id, e.ends_at, e.draw_mode, e.verify_url, e.receipt_url]),
+    [
+      [
+        'g_drawn',
+        Date.UTC(2026, 5, 1),
+        'verifiable',
+        'https://tyche.example/verify/c_1',
+        'https://tyche.example/g/g_drawn/receipt#42.00ff',
+      ],
+      ['g_open', null, 'instant', null, null],
+    ],
+  );
+  assert.deepEqual(reads, [], 'no giveaway read beside the list');
 });

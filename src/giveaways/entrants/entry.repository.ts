@@ -14,6 +14,9 @@ export interface Entry {
   /** Why the seal took the entry out of the list, if it did. */
   excluded: string | null;
   joined_at: number;
+  /** When entries close, if the giveaway set an end. */
+  ends_at: number | null;
+  draw_mode: 'verifiable' | 'instant';
 }
 
 /** The giveaways a Telegram user entered, read across giveaways, entrants and excluded entrants. */
@@ -31,6 +34,8 @@ export function createEntryRepository(db: Kysely<Database>) {
           'x.entry_number',
           sql<string | null>`null`.as('salt'),
           'g.certificate_id',
+          'g.ends_at',
+          'g.draw_mode',
           'x.reason as excluded',
           'x.joined_at',
         ])
@@ -45,6 +50,8 @@ export function createEntryRepository(db: Kysely<Database>) {
           'p.entry_number',
           'p.salt',
           'g.certificate_id',
+          'g.ends_at',
+          'g.draw_mode',
           sql<string | null>`null`.as('excluded'),
           'p.joined_at',
         ])
@@ -60,6 +67,8 @@ export function createEntryRepository(db: Kysely<Database>) {
         status: r.status as GiveawayStatus,
         entry_number: Number(r.entry_number),
         joined_at: Number(r.joined_at),
+        ends_at: r.ends_at === null ? null : Number(r.ends_at),
+        draw_mode: r.draw_mode === 'verifiable' ? ('verifiable' as const) : ('instant' as const),
       }));
     },
   };

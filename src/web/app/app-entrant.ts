@@ -45,18 +45,20 @@ function claimOf(
  * each receipt itself, and Claim. Only the signed-in user's own entries and salts are ever read.
  */
 export function createAppEntrant(deps: {
-  giveaways: Pick<AppGiveaways, 'entriesOf' | 'claimAsWinner' | 'entryGiveaway'>;
+  giveaways: Pick<AppGiveaways, 'entriesOf' | 'claimAsWinner' | 'winnerStandingOf'>;
 }) {
   const { giveaways } = deps;
   return {
     async entries(telegramId: number): Promise<AppEntry[]> {
       const entries = await giveaways.entriesOf(telegramId, LISTED);
-      // Each giveaway read once, by unique key (at most LISTED): its end time, mode and certificate
-      // link, and so the view knows on load whether a prize is claimed, for drawn entries still in
-      // the list the winner position this entrant holds.
-      const giveawaysOf = await Promise.all(
+      // The entries come with their giveaway's end, mode and certificate link; so the view knows
+      // on load whether a prize is claimed, each drawn entry still in the list reads the winner
+      // position this entrant holds (at most LISTED reads, each by unique key).
+      const claims = await Promise.all(
         entries.map((e) =>
-          giveaways.entryGiveaway(e.public_id, telegramId, e.status === 'completed' && !e.excluded),
+          e.status === 'completed' && !e.excluded
+            ? giveaways.winnerStandingOf(e.public_id, telegramId)
+            : undefined,
         ),
       );
       return entries.map((e, i) => ({
@@ -65,14 +67,14 @@ export function createAppEntrant(deps: {
         status: e.status,
         entry_number: e.entry_number,
         joined_at: new Date(e.joined_at).toISOString(),
-        ends_at: giveawaysOf[i]?.ends_at ?? null,
-        draw_mode: giveawaysOf[i]?.draw_mode ?? null,
+        ends_at: iso(e.ends_at),
+        draw_mode: e.draw_mode,
         excluded: e.excluded,
         salt: e.excluded ? null : e.salt,
         receipt_url: e.excluded ? null : e.receipt_url,
         certificate_id: e.certificate_id,
-        verify_url: giveawaysOf[i]?.verify_url ?? null,
-        claim: claimOf(giveawaysOf[i]?.winner),
+        verify_url: e.verify_url,
+        claim: claimOf(claims[i]),
       }));
     },
 

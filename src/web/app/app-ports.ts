@@ -6,7 +6,7 @@ export type AppGiveaways = Pick<
   GiveawayService,
   | 'entriesOf'
   | 'claimAsWinner'
-  | 'entryGiveaway'
+  | 'winnerStandingOf'
   | 'list'
   | 'get'
   | 'create'
