@@ -1,5 +1,9 @@
 import type { JobRepository } from '../../jobs/job.repository.ts';
 import type { OperationRepository } from '../../randomness/operation.repository.ts';
+import type { Clock } from '../../shared/clock.ts';
+import type { Signer } from '../../signing/signer.ts';
+import type { UnitOfWork } from '../../store/unit-of-work.ts';
+import type { Timestamps } from '../../timestamps/timestamp.service.ts';
 import type { GiveawayRepository } from '../core/giveaway.repository.ts';
 import type { GiveawayPromises } from '../core/giveaway-promises.ts';
 import type { LogAppend } from '../core/log-append.ts';
@@ -16,4 +20,13 @@ export interface DrawWrites<Participants> {
   promises: Pick<GiveawayPromises, 'drawn'>;
   /** For the promise of the certificate's outside timestamps (CONTRACT §13). */
   jobs: Pick<JobRepository, 'enqueue'>;
+}
+
+/** What an instant and a sealed draw are both made with; each adds what only it reads. */
+export interface DrawDeps<Writes> {
+  uow: UnitOfWork<Writes>;
+  signer: Signer;
+  clock: Clock;
+  /** CONTRACT §13: the certificate is timestamped right after it is signed, before the answer. */
+  timestamps: Pick<Timestamps, 'promise' | 'stamp'>;
 }

@@ -11,18 +11,14 @@ import {
 } from '../../proof/v2-types.ts';
 import type { OperationContext } from '../../randomness/random.service.ts';
 import type { VerifiedRound } from '../../randomness/sources/drand-client.ts';
-import type { Clock } from '../../shared/clock.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
-import type { Signer } from '../../signing/signer.ts';
-import type { UnitOfWork } from '../../store/unit-of-work.ts';
-import type { Timestamps } from '../../timestamps/timestamp.service.ts';
 import type { GiveawayRepository } from '../core/giveaway.repository.ts';
 import { newCertificateId } from '../core/ids.ts';
 import type { SealRow } from '../core/seal.repository.ts';
 import type { EntrantLeaves } from '../entrants/entrant-leaves.repository.ts';
 import { createEntrantProofs, fastSha256 } from '../entrants/entrant-tree.ts';
 import type { ParticipantRepository } from '../entrants/participant.repository.ts';
-import type { DrawWrites } from './draw-writes.ts';
+import type { DrawDeps, DrawWrites } from './draw-writes.ts';
 import { certificateSubject } from './giveaway-draw.ts';
 
 /**
@@ -43,16 +39,11 @@ export type SealedDrawWrites = DrawWrites<Pick<ParticipantRepository, 'entrantBy
   leaves: Pick<EntrantLeaves, 'page'>;
 };
 
-interface Deps {
-  uow: UnitOfWork<SealedDrawWrites>;
+interface Deps extends DrawDeps<SealedDrawWrites> {
   /** Reads outside any transaction: whether (and how) the giveaway was drawn. */
   giveaways: Pick<GiveawayRepository, 'findById' | 'findCertificate'>;
-  signer: Signer;
-  clock: Clock;
   /** The seal's entry in the transparency log and the checkpoint that witnessed it before its round. */
   transparency: Pick<LogService, 'indexOf' | 'sealWitness'>;
-  /** CONTRACT §13: the certificate is timestamped right after it is signed, before the answer. */
-  timestamps: Pick<Timestamps, 'promise' | 'stamp'>;
 }
 
 export interface CompletedDraw {

@@ -1,28 +1,19 @@
 import { runDraw } from '../../proof/draw-v1.ts';
 import type { OperationContext, RandomService } from '../../randomness/random.service.ts';
 import type { SourceName } from '../../randomness/source.ts';
-import type { Clock } from '../../shared/clock.ts';
 import { AppError } from '../../shared/errors.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
-import type { Signer } from '../../signing/signer.ts';
-import type { UnitOfWork } from '../../store/unit-of-work.ts';
-import type { Timestamps } from '../../timestamps/timestamp.service.ts';
 import type { GiveawayRow } from '../core/giveaway.repository.ts';
 import { newCertificateId } from '../core/ids.ts';
 import type { ParticipantRepository } from '../entrants/participant.repository.ts';
 import { type Certificate, certificateBody, R_BYTES, randomnessOf, sha256 } from './certificate.ts';
-import type { DrawWrites } from './draw-writes.ts';
+import type { DrawDeps, DrawWrites } from './draw-writes.ts';
 
 /** What an instant draw writes, bound to its transaction. */
 export type InstantDrawWrites = DrawWrites<Pick<ParticipantRepository, 'canonicalIds' | 'usernames'>>;
 
-interface Deps {
-  uow: UnitOfWork<InstantDrawWrites>;
+interface Deps extends DrawDeps<InstantDrawWrites> {
   random: Pick<RandomService, 'operate' | 'rows'>;
-  clock: Clock;
-  signer: Signer;
-  /** CONTRACT §13: the certificate is timestamped right after it is signed, before the answer. */
-  timestamps: Pick<Timestamps, 'promise' | 'stamp'>;
 }
 
 /** An instant draw just committed: its certificate, the operation that gave R, and its log entry. */
