@@ -36,6 +36,14 @@ interface Waiter {
   reject(error: unknown): void;
 }
 
+/** A request waiting for its count to commit with those of the requests beside it. */
+interface Counting {
+  spent(requestsToday?: number): QuotaTicket;
+  release(): void;
+  resolve(ticket: QuotaTicket): void;
+  reject(error: unknown): void;
+}
+
 /** This process's block of one key's allowance for one day. */
 interface Block extends LeaseKey {
   limit: number;
@@ -52,6 +60,9 @@ interface Block extends LeaseKey {
   lastUse: number;
   waiters: Waiter[];
   leasing: boolean;
+  /** Counts asked for while the block's last ones were being written: the next write's. */
+  counts: Counting[];
+  counting: boolean;
 }
 
 /**
@@ -94,6 +105,8 @@ export function createQuotaBlocks(deps: {
         lastUse: 0,
         waiters: [],
         leasing: false,
+        counts: [],
+        counting: false,
       };
       blocks.set(keyId, block);
       sweeper ??= setInterval(sweep, idleMs).unref();
@@ -153,15 +166,11 @@ export function createQuotaBlocks(deps: {
       limit: block.limit,
       spent,
       release,
-      async count() {
-        try {
-          if (!(await leases.spend(block, 1))) throw new Error('the quota block does not hold this place');
-        } catch (error) {
-          release();
-          throw error;
-        }
-        return spent(await leases.requestsToday(block).catch(() => undefined));
-      },
+      count: () =>
+        new Promise((resolve, reject) => {
+          block.counts.push({ spent, release, resolve, reject });
+          if (!block.counting) void writeCounts(block);
+        }),
       async refund() {
         if (state === 'reserved') return release();
         if (state !== 'spent') return;
@@ -172,6 +181,38 @@ export function createQuotaBlocks(deps: {
       },
       uncounted: () => ticket(block.seen),
     };
+  }
+
+  /**
+   * Group commit of the counts of answers without a record: one write at a time per block, which
+   * takes every count asked for while the one before it ran. Concurrent requests of a key then
+   * share one statement and one commit instead of queueing on the lease row's lock, one commit
+   * (and, on PostgreSQL, one WAL flush) after another; each answer still waits for its own count.
+   */
+  async function writeCounts(block: Block) {
+    block.counting = true;
+    try {
+      while (block.counts.length > 0) {
+        const batch = block.counts.splice(0);
+        try {
+          if (!(await leases.spend(block, batch.length)))
+            throw new Error('the quota block does not hold these places');
+        } catch (error) {
+          for (const request of batch) {
+            request.release();
+            request.reject(error);
+          }
+          continue;
+        }
+        const today = await leases.requestsToday(block).catch(() => undefined);
+        // The batch's requests in the order they asked: the last one's count is the key's total.
+        for (const [i, request] of batch.entries()) {
+          request.resolve(request.spent(today === undefined ? undefined : today - (batch.length - 1 - i)));
+        }
+      }
+    } finally {
+      block.counting = false;
+    }
   }
 
   /** Takes blocks while requests wait for one; refuses them all once none can be taken. */

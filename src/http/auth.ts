@@ -19,10 +19,12 @@ declare module 'fastify' {
      * record or, for any other answer, by `authenticate` before it leaves.
      */
     recalled: boolean;
+    /** A recalled key found revoked, or off the business plan, after its place was taken. */
+    keyRefused: boolean;
     quotaTicket: QuotaTicket | null;
     /**
-     * On routes that count in the commit of their record (`countsWithRecord`): the request's
-     * place in its key's allowance, taken before any work, until the answer settles it.
+     * The request's place in its key's allowance, taken before any work, until the answer
+     * settles it: in the commit of its record on `countsWithRecord` routes, else as it leaves.
      */
     meter: Reservation | null;
   }
@@ -54,6 +56,7 @@ export function protectRoutes(
 ) {
   const lastTouched = new Map<string, number>();
   scope.decorateRequest('recalled', false);
+  scope.decorateRequest('keyRefused', false);
 
   scope.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
@@ -72,11 +75,9 @@ export function protectRoutes(
     if (!hasBusinessAccess(principal.plan)) throw planRefused(principal.plan);
     // A replay of a kept response is not counted; whether it is one is known once the body is read.
     if (await deps.idempotency.defersCount(request, principal)) return;
-    if (config.countsWithRecord) {
-      request.meter = await deps.quota.reserve(principal.keyId, principal.dailyLimit);
-      return;
-    }
-    request.quotaTicket = await deps.quota.consume(principal.keyId, principal.dailyLimit);
+    // A place from this process's block, in memory: the count commits with the request's record,
+    // or for any other answer just before it leaves, grouped with its neighbours' (quota-blocks.ts).
+    request.meter = await deps.quota.reserve(principal.keyId, principal.dailyLimit);
   });
 
   // A recalled key whose request ends in an error (bad parameters, a 429, a 503) never reached
@@ -88,6 +89,7 @@ export function protectRoutes(
     const refusal = isKeyRefusal(error) ? error : await check(request);
     if (refusal) {
       deps.accounts.forget(request.principal!.keyPrefix);
+      request.keyRefused = true;
       throw refusal;
     }
     throw error;
@@ -140,8 +142,9 @@ export function protectRoutes(
     status: number,
   ): Promise<QuotaTicket | null> {
     request.meter = null;
-    // A key refused after its place was taken (a recalled key found revoked) is never counted.
-    if (status === 401 || status === 403) {
+    // A key refused after its place was taken (a recalled key found revoked) is never counted;
+    // any other refusal (another account's giveaway: 403) is, as the contract says.
+    if (request.keyRefused) {
       meter.release();
       return null;
     }

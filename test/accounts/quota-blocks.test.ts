@@ -256,6 +256,45 @@ for (const target of await storeTargets()) {
       }
     });
 
+    test('counts asked for together share one write; each answer gets its own count', async () => {
+      const t = await setUp(1);
+      try {
+        const [p] = t.processes;
+        const key = await t.newKey(1000);
+        for (let i = 0; i < 10; i++) await request(p, key, 1000);
+        const spends: number[] = [];
+        const leases = createUsageLeaseRepository(p.store.db);
+        const spend = leases.spend;
+        // The first count is written alone; the eleven asked for while it runs go in one write.
+        const watched = createQuotaService({
+          usage: createUsageRepository(p.store.db),
+          leases: {
+            ...leases,
+            spend: (lease, n, handle) => {
+              spends.push(n);
+              return spend(lease, n, handle);
+            },
+          },
+          clock,
+          holder: 'watched',
+        });
+        const watchedPlaces = await Promise.all(
+          Array.from({ length: 12 }, () => watched.reserve(key.id, 1000)),
+        );
+        const tickets = await Promise.all(watchedPlaces.map((place) => place.count()));
+        assert.deepEqual(spends, [1, 11], 'one write for the first, one for the eleven behind it');
+        assert.deepEqual(
+          tickets.map((ticket) => ticket.count),
+          Array.from({ length: 12 }, (_, i) => 11 + i),
+          'in the order they asked, each its own count',
+        );
+        assert.equal(await t.requestsToday(key.id), 22);
+        await watched.close();
+      } finally {
+        await t.tearDown();
+      }
+    });
+
     test('a lowered limit takes effect from the next request', async () => {
       const t = await setUp(1);
       try {
