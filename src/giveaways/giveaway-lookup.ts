@@ -11,6 +11,13 @@ import { type Giveaway, giveawayOf } from './results/giveaway.views.ts';
 export type JoinUrl = (publicId: string) => string;
 
 const notFound = () => new AppError('not_found', 'No giveaway has this id');
+const forbidden = () => new AppError('forbidden', 'This giveaway belongs to another account');
+
+/** A giveaway's ids and owner: fixed at its creation. */
+export type GiveawayIdentity = Pick<GiveawayRow, 'id' | 'public_id' | 'account_id'>;
+
+/** Identities `ownedIdentity` keeps at most (about 100 bytes each); the oldest goes first. */
+const KEPT_IDENTITIES = 10_000;
 
 /** The refusal for an entry that found the giveaway no longer active. */
 export function closed(status: string | undefined): AppError {
@@ -49,10 +56,18 @@ export function createGiveawayLookup(deps: {
 }) {
   const { giveaways, seals, transparency, publicBaseUrl } = deps;
   let joinUrl = deps.joinUrl;
+  const identities = new Map<string, GiveawayIdentity>();
 
   async function find(publicId: string): Promise<GiveawayRow> {
     const row = isPublicId(publicId) ? await giveaways.findByPublicId(publicId) : undefined;
     if (!row) throw notFound();
+    return row;
+  }
+
+  /** Unknown → 404 whatever the id's form; another account's → 403. */
+  async function owned(accountId: string, publicId: string): Promise<GiveawayRow> {
+    const row = await find(publicId);
+    if (row.account_id !== accountId) throw forbidden();
     return row;
   }
 
@@ -81,12 +96,23 @@ export function createGiveawayLookup(deps: {
     sealOf,
     termsOf,
 
-    /** Unknown → 404 whatever the id's form; another account's → 403. */
-    async owned(accountId: string, publicId: string): Promise<GiveawayRow> {
-      const row = await find(publicId);
-      if (row.account_id !== accountId)
-        throw new AppError('forbidden', 'This giveaway belongs to another account');
-      return row;
+    owned,
+
+    /**
+     * What never changes of an owned giveaway (its ids), for a request that needs nothing else:
+     * kept in memory once read, so such a request spends no query on it.
+     */
+    async ownedIdentity(accountId: string, publicId: string): Promise<GiveawayIdentity> {
+      const known = identities.get(publicId);
+      if (known) {
+        if (known.account_id !== accountId) throw forbidden();
+        return known;
+      }
+      const { id, public_id, account_id } = await owned(accountId, publicId);
+      if (identities.size >= KEPT_IDENTITIES) identities.delete(identities.keys().next().value!);
+      const identity = { id, public_id, account_id };
+      identities.set(publicId, identity);
+      return identity;
     },
 
     /** The giveaway as the API shows it; `known` is what the caller just wrote, not read again. */

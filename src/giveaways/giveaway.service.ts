@@ -170,7 +170,7 @@ export function createGiveawayService(deps: GiveawayServiceDeps) {
     },
 
     async receipt(accountId: string, publicId: string, telegramId: number) {
-      return receipts.receipt(await lookup.owned(accountId, publicId), telegramId);
+      return receipts.receipt(await lookup.ownedIdentity(accountId, publicId), telegramId);
     },
 
     /** The public, keyless side: /g pages, proofs and tickets. */

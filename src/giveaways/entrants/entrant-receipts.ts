@@ -141,7 +141,10 @@ export function createEntrantReceipts(deps: Deps) {
       return entrant ? ticketOf(row.public_id, entrant) : undefined;
     },
 
-    async receipt(row: GiveawayRow, telegramId: number): Promise<Receipt & { seal_timestamps?: Stamp[] }> {
+    async receipt(
+      row: Pick<GiveawayRow, 'id' | 'public_id'>,
+      telegramId: number,
+    ): Promise<Receipt & { seal_timestamps?: Stamp[] }> {
       const entrant = Number.isSafeInteger(telegramId)
         ? await participants.entrantById(row.id, telegramId)
         : undefined;
