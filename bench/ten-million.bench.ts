@@ -115,7 +115,12 @@ async function benchStore(dialect: Dialect): Promise<BenchResult[]> {
     };
     // BENCH_CPU_PROF=<dir>: the server writes its CPU profile there when it stops.
     const profile = process.env.BENCH_CPU_PROF;
-    if (profile) Object.assign(env, { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` });
+    // BENCH_SERVER_NODE_OPTIONS: V8 or Node flags for the server alone (a heap setting, say).
+    const options = [
+      process.env.BENCH_SERVER_NODE_OPTIONS ?? '',
+      profile ? `--cpu-prof --cpu-prof-dir=${profile}` : '',
+    ];
+    if (options.some(Boolean)) Object.assign(env, { NODE_OPTIONS: options.filter(Boolean).join(' ') });
     const server = await startServerProcess(env, { keepLogs: false, entry: BIN });
     const memory = watchServerMemory(server.child.pid!);
     try {
