@@ -37,7 +37,7 @@ roughly doubles); kept as 32 bytes rather than 64 hex characters, it wrote 27% f
 commit at 500 000 rows and the store alone ran 17% faster in a trial (a migration and every
 leaf reader to change; not done). Requests on PostgreSQL: CPU — per request the server spends about 0.14 ms and
 the database's backends 0.09 ms, and half of the server's time is spent waiting for its batch's
-commit. Receipts on PostgreSQL under load: five queries each (key, giveaway,
-entrant, chunk and timestamps). The idle process: about 60 MB above Node's own floor, most of it
+commit. Receipts on PostgreSQL under load: four queries each (key, entrant, chunk and
+timestamps) and a share of one grouped count write. The idle process: about 60 MB above Node's own floor, most of it
 the HTTP stack with its compiled schemas and the service's code.
 `;

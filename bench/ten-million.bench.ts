@@ -237,19 +237,35 @@ Most of the seal is ten million SHA-256 calls through node:crypto's one-shot \`h
 µs each on an idle core) and the ordered read; on PostgreSQL each 1 MB page also arrives over the
 socket and is decoded in the server's one thread. The receipts miss on PostgreSQL (p99 35 and 74
 ms, p50 11–13 ms, 550–800 requests/s against 1 400–2 100 on SQLite): the server is CPU-bound
-during the load, and a receipt waits on at least five queries (the key, the giveaway, the entrant,
-then its chunk and the seal's timestamps together) where a public proof waits on two; in the
-server's CPU profile, writing queries to the loopback socket (\`writev\`) alone takes about a
-quarter of its busy time. Fewer queries per receipt (the key or the giveaway kept between
-requests) is what would move it; those reads are outside the receipt code. A proof's own cost is
+during the load, and a receipt waited on five queries (the key, the giveaway, the entrant, then its
+chunk and the seal's timestamps together) and a write of its count where a public proof waits on
+two; in the server's CPU profile, writing queries to the loopback socket (\`writev\`) alone takes
+about a quarter of its busy time. Two of those are gone since: the count of a request without a
+record of its own is now grouped with its neighbours' into one write per process and key at a
+time (it was one commit per request on the key's usage row, each waiting for the one before), and
+a receipt takes its giveaway's ids from memory once read. Measured back to back at a million
+entrants (\`BENCH_ENTRANTS=1000000 BENCH_STORES=postgres\`, the code before in a copy of the
+tree): 605 → 845 receipts/s, p50 15 → 11 ms, p99 32 → 24 ms; the proofs' p99 18 → 13 ms. The
+ten-million rows above were measured before; the key read (a revocation must apply from the
+next request), the entrant and its chunk (one after the other), and the seal's timestamps
+(which grow after the seal) remain per request. A proof's own cost is
 hashing its chunk (255 hashes, about 0.1 ms) to check it against the stored chunk root. The p99s
 of SQLite and of the proofs are the tail of requests queued behind a collection or behind other
 processes on the same cores.
 
 The CSV export holds one page of 5 000 rows at a time. Its peak RSS growth does not follow the
-count (SQLite: 8 and 85 MB at a million rows, 119 and 137 MB at ten million; PostgreSQL: 145–153
-MB at a million, 151 and 187 MB at ten million), so it is most likely garbage between collections
-(pages that outlive a scavenge while they are written out) rather than rows kept; it was not
-traced further, the export's code was left as it is, and it is above the 64 MB set for it. The
-server's peak stays under 500 MB throughout on both stores. Seeding takes 6–13 minutes per store.
+count (SQLite: 6, 8 and 85 MB at a million rows, 119 and 137 MB at ten million; PostgreSQL:
+75–177 MB at a million, 151 and 187 MB at ten million). Traced with \`--trace-gc\` on PostgreSQL
+at a million: it is V8's young generation growing to its full size at the export's allocation
+rate (about 65 MB allocated between two scavenges, the heap's committed size 66 → 219 MB), and
+7–12 MB promoted at each scavenge, garbage a full collection later returns (the old generation
+falls back to 34–38 MB each time). A sampling heap profile of what full collections freed puts
+nine tenths of it in pg's rows, built as a page arrives over several socket reads; reading each
+page as one JSON text instead (as SQLite does) left the growth where it was (+172–175 MB), and so
+did pages of 1 000 rows, so neither was kept. The young generation's size is fixed when the process
+starts (\`v8.setFlagsFromString\` later has no effect, measured): \`--max-semi-space-size=8\` in
+the server's \`NODE_OPTIONS\` (\`BENCH_SERVER_NODE_OPTIONS\`) took the export's growth to 61.5 MB
+at a million on PostgreSQL, but that one run's receipts p99 was 107 ms (not repeated), so it is not set by default;
+the export stays above the 64 MB set for it. The server's peak stays under 500 MB throughout on
+both stores. Seeding takes 6–13 minutes per store.
 `;
