@@ -1,4 +1,5 @@
 import { type Clock, nextUtcMidnight, utcDay } from '../shared/clock.ts';
+import { createGroupCommit } from '../store/group-commit.ts';
 import { DailyLimitExceeded, type QuotaTicket } from './quota-ticket.ts';
 import type { LeaseKey, UsageLeaseRepository } from './usage-lease.repository.ts';
 
@@ -36,14 +37,6 @@ interface Waiter {
   reject(error: unknown): void;
 }
 
-/** A request waiting for its count to commit with those of the requests beside it. */
-interface Counting {
-  spent(requestsToday?: number): QuotaTicket;
-  release(): void;
-  resolve(ticket: QuotaTicket): void;
-  reject(error: unknown): void;
-}
-
 /** This process's block of one key's allowance for one day. */
 interface Block extends LeaseKey {
   limit: number;
@@ -60,9 +53,8 @@ interface Block extends LeaseKey {
   lastUse: number;
   waiters: Waiter[];
   leasing: boolean;
-  /** Counts asked for while the block's last ones were being written: the next write's. */
-  counts: Counting[];
-  counting: boolean;
+  /** Counts an answer without a record, in group commit with the counts beside it. */
+  count: (spent: Reservation['spent']) => Promise<QuotaTicket>;
 }
 
 /**
@@ -105,8 +97,7 @@ export function createQuotaBlocks(deps: {
         lastUse: 0,
         waiters: [],
         leasing: false,
-        counts: [],
-        counting: false,
+        count: createGroupCommit(countsWriter({ keyId, day, holder })),
       };
       blocks.set(keyId, block);
       sweeper ??= setInterval(sweep, idleMs).unref();
@@ -167,9 +158,9 @@ export function createQuotaBlocks(deps: {
       spent,
       release,
       count: () =>
-        new Promise((resolve, reject) => {
-          block.counts.push({ spent, release, resolve, reject });
-          if (!block.counting) void writeCounts(block);
+        block.count(spent).catch((error: unknown) => {
+          release();
+          throw error;
         }),
       async refund() {
         if (state === 'reserved') return release();
@@ -184,35 +175,19 @@ export function createQuotaBlocks(deps: {
   }
 
   /**
-   * Group commit of the counts of answers without a record: one write at a time per block, which
-   * takes every count asked for while the one before it ran. Concurrent requests of a key then
-   * share one statement and one commit instead of queueing on the lease row's lock, one commit
-   * (and, on PostgreSQL, one WAL flush) after another; each answer still waits for its own count.
+   * The write of the counts of answers without a record, for group commit (store/group-commit.ts):
+   * concurrent requests of a key share one statement and one commit instead of queueing on the
+   * lease row's lock, one commit (and, on PostgreSQL, one WAL flush) after another; each answer
+   * still waits for its own count. Nothing is counted when the statement fails.
    */
-  async function writeCounts(block: Block) {
-    block.counting = true;
-    try {
-      while (block.counts.length > 0) {
-        const batch = block.counts.splice(0);
-        try {
-          if (!(await leases.spend(block, batch.length)))
-            throw new Error('the quota block does not hold these places');
-        } catch (error) {
-          for (const request of batch) {
-            request.release();
-            request.reject(error);
-          }
-          continue;
-        }
-        const today = await leases.requestsToday(block).catch(() => undefined);
-        // The batch's requests in the order they asked: the last one's count is the key's total.
-        for (const [i, request] of batch.entries()) {
-          request.resolve(request.spent(today === undefined ? undefined : today - (batch.length - 1 - i)));
-        }
-      }
-    } finally {
-      block.counting = false;
-    }
+  function countsWriter(lease: LeaseKey) {
+    return async (batch: Reservation['spent'][]): Promise<QuotaTicket[]> => {
+      if (!(await leases.spend(lease, batch.length)))
+        throw new Error('the quota block does not hold these places');
+      const today = await leases.requestsToday(lease).catch(() => undefined);
+      // The batch's requests in the order they asked: the last one's count is the key's total.
+      return batch.map((spent, i) => spent(today === undefined ? undefined : today - (batch.length - 1 - i)));
+    };
   }
 
   /** Takes blocks while requests wait for one; refuses them all once none can be taken. */

@@ -265,7 +265,7 @@ for (const target of await storeTargets()) {
         const spends: number[] = [];
         const leases = createUsageLeaseRepository(p.store.db);
         const spend = leases.spend;
-        // The first count is written alone; the eleven asked for while it runs go in one write.
+        // Counts asked for in the same turn wait for one another and go in one write.
         const watched = createQuotaService({
           usage: createUsageRepository(p.store.db),
           leases: {
@@ -282,7 +282,7 @@ for (const target of await storeTargets()) {
           Array.from({ length: 12 }, () => watched.reserve(key.id, 1000)),
         );
         const tickets = await Promise.all(watchedPlaces.map((place) => place.count()));
-        assert.deepEqual(spends, [1, 11], 'one write for the first, one for the eleven behind it');
+        assert.deepEqual(spends, [12], 'one write for the twelve asked for together');
         assert.deepEqual(
           tickets.map((ticket) => ticket.count),
           Array.from({ length: 12 }, (_, i) => 11 + i),
