@@ -1,6 +1,7 @@
 import type { LogService } from '../log/log.service.ts';
 import type { Seal } from '../proof/v2-types.ts';
 import { AppError } from '../shared/errors.ts';
+import { createKeptResults } from '../shared/kept-results.ts';
 import type { Stamp, Timestamps } from '../timestamps/timestamp.service.ts';
 import type { AnyCertificate, GiveawayRepository, GiveawayRow } from './core/giveaway.repository.ts';
 import { isCertificateId, isPublicId } from './core/ids.ts';
@@ -16,7 +17,7 @@ const forbidden = () => new AppError('forbidden', 'This giveaway belongs to anot
 /** A giveaway's ids and owner: fixed at its creation. */
 export type GiveawayIdentity = Pick<GiveawayRow, 'id' | 'public_id' | 'account_id'>;
 
-/** Identities `ownedIdentity` keeps at most (about 100 bytes each); the oldest goes first. */
+/** Identities `ownedIdentity` keeps at most (about 100 bytes each); the least recently used goes first. */
 const KEPT_IDENTITIES = 10_000;
 
 /** The refusal for an entry that found the giveaway no longer active. */
@@ -56,7 +57,7 @@ export function createGiveawayLookup(deps: {
 }) {
   const { giveaways, seals, transparency, publicBaseUrl } = deps;
   let joinUrl = deps.joinUrl;
-  const identities = new Map<string, GiveawayIdentity>();
+  const identities = createKeptResults<GiveawayIdentity>(KEPT_IDENTITIES);
 
   async function find(publicId: string): Promise<GiveawayRow> {
     const row = isPublicId(publicId) ? await giveaways.findByPublicId(publicId) : undefined;
@@ -103,15 +104,11 @@ export function createGiveawayLookup(deps: {
      * kept in memory once read, so such a request spends no query on it.
      */
     async ownedIdentity(accountId: string, publicId: string): Promise<GiveawayIdentity> {
-      const known = identities.get(publicId);
-      if (known) {
-        if (known.account_id !== accountId) throw forbidden();
-        return known;
-      }
-      const { id, public_id, account_id } = await owned(accountId, publicId);
-      if (identities.size >= KEPT_IDENTITIES) identities.delete(identities.keys().next().value!);
-      const identity = { id, public_id, account_id };
-      identities.set(publicId, identity);
+      const identity = await identities.get(publicId, async () => {
+        const { id, public_id, account_id } = await find(publicId);
+        return { id, public_id, account_id };
+      });
+      if (identity.account_id !== accountId) throw forbidden();
       return identity;
     },
 

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { create, type Font } from 'fontkit';
+import { createKeptResults } from '../shared/kept-results.ts';
 import { staticFontFromWoff2 } from './font-files.ts';
 
 // pdfkit draws each string with one font and has no fallback, so text is split by which font
@@ -145,26 +146,16 @@ function slicesFor(f: Family, cp: number): number[] {
 
 // Bounded: a title can touch many CJK slices, and a long-running server meets many titles.
 const MAX_LOADED = 96;
-const loaded = new Map<string, Promise<Face>>();
+const loaded = createKeptResults<Face>(MAX_LOADED);
 
 function loadFace(f: Family, slice: Slice, weight: number): Promise<Face> {
   const key = `${f.id}-${slice.name}-${f.variable ? weight : 400}`;
-  const hit = loaded.get(key);
-  if (hit) {
-    loaded.delete(key);
-    loaded.set(key, hit);
-    return hit;
-  }
-  const face = (async () => {
+  return loaded.get(key, async () => {
     const bytes = await staticFontFromWoff2(await readFile(slice.file), { wght: weight, wdth: 100 });
     const font = create(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     if (!('layout' in font)) throw new Error(`${slice.file} is a font collection`);
     return { key, font };
-  })();
-  face.catch(() => loaded.delete(key));
-  loaded.set(key, face);
-  if (loaded.size > MAX_LOADED) loaded.delete(loaded.keys().next().value as string);
-  return face;
+  });
 }
 
 // Joiners and selectors ask for a presentation; a font without them can still draw the rest.

@@ -6,13 +6,13 @@ import type { EntrantSeries, EntrantSeriesQuery } from '../giveaways/results/ent
 import type { PublicGiveaway, PublicGiveawayLookup } from '../giveaways/results/public-giveaway.ts';
 import type { WinnerNamesQuery } from '../giveaways/results/winner-names.ts';
 import { AppError } from '../shared/errors.ts';
+import { createKeptResults } from '../shared/kept-results.ts';
 import { renderGiveawayNotFoundPage, renderGiveawayPage } from './giveaway-page.ts';
 import { namedPeople } from './giveaway-results.ts';
 import { organizerRoutes } from './organizer.routes.ts';
 import { pageLocale, VARY_LANGUAGE } from './page-language.ts';
 import { pageCsp, sendPage } from './page-parts.ts';
 import { renderReceiptPage } from './receipt-page.ts';
-import { createKeptResults } from './render-cache.ts';
 import { createSealTokenCheck } from './timestamp-lines.ts';
 import { type CertificateLookup, prefersJson, requestedForm } from './verify.routes.ts';
 

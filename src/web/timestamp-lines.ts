@@ -9,10 +9,10 @@ import { type Html, html } from '../edge/html.ts';
 import type { PublicGiveaway } from '../giveaways/results/public-giveaway.ts';
 import { isRecord } from '../proof/report.ts';
 import type { StampedKind, TokenVerdict } from '../proof/timestamp/timestamp-evidence.ts';
+import { createKeptResults } from '../shared/kept-results.ts';
 import { tokenState } from './check-list.ts';
 import { localeFor, type PageLocale } from './page-language.ts';
 import { time } from './page-parts.ts';
-import { createKeptResults } from './render-cache.ts';
 
 /**
  * The tokens a document carries for its seal or certificate, one line each, or why there are none.
