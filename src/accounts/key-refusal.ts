@@ -11,6 +11,10 @@ export const planRefused = (plan: Plan) =>
     `This endpoint needs the Business plan; the key's account is on ${plan}`,
   );
 
+/** The refusal of an account on `plan` at a Business endpoint, or undefined when it may do business. */
+export const planRefusal = (plan: Plan): AppError | undefined =>
+  hasBusinessAccess(plan) ? undefined : planRefused(plan);
+
 /** A key's state as a statement read it: absent when no key has the id. */
 export interface KeyStanding {
   revoked: boolean;
@@ -20,7 +24,7 @@ export interface KeyStanding {
 /** Why a key may not do business now, or undefined when it may. */
 export function refusalOf(standing: KeyStanding | undefined): AppError | undefined {
   if (!standing || standing.revoked) return keyRefused();
-  return hasBusinessAccess(standing.plan) ? undefined : planRefused(standing.plan);
+  return planRefusal(standing.plan);
 }
 
 /** The refusals above: an answer about the key itself, which no retry with it will change. */

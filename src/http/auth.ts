@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountService, Principal } from '../accounts/account.service.ts';
-import { isKeyRefusal, planRefused } from '../accounts/key-refusal.ts';
-import { hasBusinessAccess } from '../accounts/plans.ts';
+import { isKeyRefusal, planRefusal } from '../accounts/key-refusal.ts';
 import type { QuotaService } from '../accounts/quota.service.ts';
 import type { Reservation } from '../accounts/quota-blocks.ts';
 import type { QuotaTicket } from '../accounts/quota-ticket.ts';
@@ -72,7 +71,8 @@ export function protectRoutes(
     request.recalled = recalled !== undefined;
     touch(principal.keyId);
     if (config.anyPlan) return;
-    if (!hasBusinessAccess(principal.plan)) throw planRefused(principal.plan);
+    const refusal = planRefusal(principal.plan);
+    if (refusal) throw refusal;
     // A replay of a kept response is not counted; whether it is one is known once the body is read.
     if (await deps.idempotency.defersCount(request, principal)) return;
     // A place from this process's block, in memory: the count commits with the request's record,
@@ -99,7 +99,7 @@ export function protectRoutes(
   async function check(request: FastifyRequest): Promise<AppError | undefined> {
     try {
       const principal = await deps.accounts.authenticate(request.headers.authorization);
-      return hasBusinessAccess(principal.plan) ? undefined : planRefused(principal.plan);
+      return planRefusal(principal.plan);
     } catch (error) {
       // A store out of reach leaves the error that was already on its way.
       return isKeyRefusal(error) ? error : undefined;
