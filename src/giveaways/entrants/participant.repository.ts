@@ -1,59 +1,10 @@
-import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../store/schema.ts';
 import { createEntrantLeaves, LEAVES_PER_PAGE } from './entrant-leaves.repository.ts';
-import { createParticipantEntry, isPostgres } from './participant-entry.repository.ts';
+import { createParticipantCsv } from './participant-csv.repository.ts';
+import { createParticipantEntry } from './participant-entry.repository.ts';
 
 export type { ParticipantRow } from './participant-entry.repository.ts';
-
-/** A participant as the store hands it over for an export: a tuple, so a million allocate little. */
-export type CsvRow = [
-  telegram_id: number,
-  username: string | null,
-  first_name: string | null,
-  joined_at: number,
-];
-
-/** Where a CSV page ends: the next page starts after this (second, telegram_id). */
-export interface CsvPosition {
-  second: number;
-  telegramId: number;
-}
-
-type PageQuery = SelectQueryBuilder<Database, 'participants', object>;
-
-/** A SQLite page as one JSON array of CsvRow tuples. */
-const ROWS_AS_JSON: RawBuilder<string | null> =
-  sql`json_group_array(json_array(telegram_id, username, first_name, joined_at))`;
-
-/**
- * Runs a page query and returns its rows as tuples. node:sqlite hands each row over as a
- * null-prototype (dictionary-mode) object: at a million rows those cost more than the export
- * itself and swell the heap by over 100 MB, so SQLite joins the page into one JSON text, parsed
- * once. PostgreSQL's rows arrive as plain objects, cheap to read; there building the JSON cost
- * the server more than the rows do (a million: 1.3 s as JSON against 1.0 s as rows, measured).
- */
-async function pageRows(trx: Kysely<Database>, query: PageQuery): Promise<CsvRow[]> {
-  const columns = query.select(['telegram_id', 'username', 'first_name', 'joined_at']);
-  if (isPostgres(trx)) {
-    const rows = await columns.execute();
-    return rows.map((r) => [Number(r.telegram_id), r.username, r.first_name, Number(r.joined_at)]);
-  }
-  const row = await trx.selectFrom(columns.as('page')).select(ROWS_AS_JSON.as('rows')).executeTakeFirst();
-  return inCsvOrder(JSON.parse(row?.rows ?? '[]') as CsvRow[]);
-}
-
-/** SQLite's aggregate keeps its input's order in practice; this makes it a guarantee. */
-function inCsvOrder(rows: CsvRow[]): CsvRow[] {
-  const key = (row: CsvRow) => Math.floor(row[3] / 1000);
-  for (let i = 1; i < rows.length; i++) {
-    const a = rows[i - 1];
-    const b = rows[i];
-    if (key(a) > key(b) || (key(a) === key(b) && a[0] >= b[0])) {
-      return rows.sort((x, y) => key(x) - key(y) || x[0] - y[0]);
-    }
-  }
-  return rows;
-}
 
 /** "7\n42\n99" → [7, 42, 99]. Ids are below 2^53, so accumulating digits in a double is exact. */
 function parseIdList(text: string): number[] {
@@ -126,6 +77,7 @@ async function entrantWhere(
 export function createParticipantRepository(db: Kysely<Database>) {
   return {
     ...createParticipantEntry(db),
+    ...createParticipantCsv(db),
 
     /**
      * Every leaf hash in canonical (ascending) order, packed (n × 32 bytes). Read in pages along
@@ -187,42 +139,6 @@ export function createParticipantRepository(db: Kysely<Database>) {
      */
     async canonicalIds(giveawayId: number, trx: Kysely<Database> = db): Promise<number[]> {
       return parseIdList(await columnInOrder(trx, giveawayId, 'telegram_id', '\n'));
-    },
-
-    /**
-     * One page in CSV order (joined_at to the second, then telegram_id) along the covering
-     * participants_csv_order index. Paging by position rather than one long cursor means no
-     * connection (SQLite has only one) is held while a slow client reads. The rest of the
-     * current second and the later seconds are two index range scans: SQLite cannot seek on a
-     * row-value comparison that involves an expression.
-     */
-    async csvPage(
-      giveawayId: number,
-      after: CsvPosition | undefined,
-      limit: number,
-      trx: Kysely<Database> = db,
-    ): Promise<CsvRow[]> {
-      const base = trx.selectFrom('participants').where('giveaway_id', '=', giveawayId);
-      const second = sql<number>`joined_at / 1000`;
-      if (!after) return pageRows(trx, base.orderBy(second).orderBy('telegram_id').limit(limit));
-      const rest = await pageRows(
-        trx,
-        base
-          .where(second, '=', after.second)
-          .where('telegram_id', '>', after.telegramId)
-          .orderBy('telegram_id')
-          .limit(limit),
-      );
-      if (rest.length === limit) return rest;
-      const later = await pageRows(
-        trx,
-        base
-          .where(second, '>', after.second)
-          .orderBy(second)
-          .orderBy('telegram_id')
-          .limit(limit - rest.length),
-      );
-      return rest.concat(later);
     },
   };
 }

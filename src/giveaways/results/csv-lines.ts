@@ -1,4 +1,5 @@
-import type { CsvPosition, ParticipantRepository } from '../entrants/participant.repository.ts';
+import type { ParticipantRepository } from '../entrants/participant.repository.ts';
+import type { CsvPosition, CsvRow } from '../entrants/participant-csv.repository.ts';
 import { CSV_HEADER, csvRowLine, UTF8_BOM } from './csv.ts';
 
 export const CSV_PAGE_ROWS = 5000;
@@ -14,14 +15,19 @@ export async function* participantCsvLines(
   bom: boolean,
 ): AsyncGenerator<string> {
   yield (bom ? UTF8_BOM : '') + CSV_HEADER;
+  const winnerIds = [...winners];
   let after: CsvPosition | undefined;
   for (;;) {
-    const page = await participants.csvPage(giveawayId, after, CSV_PAGE_ROWS);
-    const parts = new Array<string>(page.length);
-    for (let i = 0; i < page.length; i++) parts[i] = csvRowLine(page[i], winners.has(page[i][0]));
-    if (parts.length > 0) yield parts.join('');
-    if (page.length < CSV_PAGE_ROWS) return;
-    const last = page[page.length - 1];
-    after = { second: Math.floor(last[3] / 1000), telegramId: last[0] };
+    const page = await participants.csvPage(giveawayId, after, CSV_PAGE_ROWS, winnerIds);
+    const text = page.text ?? linesOf(page.rows ?? [], winners);
+    if (text.length > 0) yield text;
+    if (page.count < CSV_PAGE_ROWS) return;
+    after = page.last;
   }
+}
+
+function linesOf(rows: readonly CsvRow[], winners: ReadonlySet<number>): string {
+  const parts = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) parts[i] = csvRowLine(rows[i], winners.has(rows[i][0]));
+  return parts.join('');
 }

@@ -1,4 +1,4 @@
-import type { CsvRow } from '../entrants/participant.repository.ts';
+import type { CsvRow } from '../entrants/participant-csv.repository.ts';
 
 /** The participants report format (CONTRACT §3): RFC 4180 with spreadsheet formula injection neutralized. */
 
