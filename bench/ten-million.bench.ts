@@ -253,19 +253,16 @@ hashing its chunk (255 hashes, about 0.1 ms) to check it against the stored chun
 of SQLite and of the proofs are the tail of requests queued behind a collection or behind other
 processes on the same cores.
 
-The CSV export holds one page of 5 000 rows at a time. Its peak RSS growth does not follow the
-count (SQLite: 6, 8 and 85 MB at a million rows, 119 and 137 MB at ten million; PostgreSQL:
-75–177 MB at a million, 151 and 187 MB at ten million). Traced with \`--trace-gc\` on PostgreSQL
-at a million: it is V8's young generation growing to its full size at the export's allocation
-rate (about 65 MB allocated between two scavenges, the heap's committed size 66 → 219 MB), and
-7–12 MB promoted at each scavenge, garbage a full collection later returns (the old generation
-falls back to 34–38 MB each time). A sampling heap profile of what full collections freed puts
-nine tenths of it in pg's rows, built as a page arrives over several socket reads; reading each
-page as one JSON text instead (as SQLite does) left the growth where it was (+172–175 MB), and so
-did pages of 1 000 rows, so neither was kept. The young generation's size is fixed when the process
-starts (\`v8.setFlagsFromString\` later has no effect, measured): \`--max-semi-space-size=8\` in
-the server's \`NODE_OPTIONS\` (\`BENCH_SERVER_NODE_OPTIONS\`) took the export's growth to 61.5 MB
-at a million on PostgreSQL, but that one run's receipts p99 was 107 ms (not repeated), so it is not set by default;
-the export stays above the 64 MB set for it. The server's peak stays under 500 MB throughout on
+The CSV export holds one page of 5 000 rows at a time. SQLite's peak RSS growth does not follow
+the count (6, 8 and 85 MB at a million rows, 119 and 137 MB at ten million). On PostgreSQL the
+growth was 75–177 MB at a million and 151–187 MB at ten million while the server built the lines
+from rows: V8's young generation grew to its full size at the export's allocation rate (traced
+with \`--trace-gc\`: about 65 MB allocated between two scavenges, the committed heap 66 → 219 MB),
+nine tenths of it pg's row objects. The database now formats each page into one text; at a
+million that export grew the server by 18.3 and 36.5 MB (two runs of this bench while it was made) and 4–31 MB in
+a side-by-side comparison (see the participants section). The ten-million rows above were
+measured before that change. Smaller young generations (\`--max-semi-space-size=8\` through
+\`BENCH_SERVER_NODE_OPTIONS\`) also held the growth down, at the cost of the receipts' tail in the
+one run tried, and are not set. The server's peak stays under 500 MB throughout on
 both stores. Seeding takes 6–13 minutes per store.
 `;
