@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { keyEntryBody, leafDataOf } from '../proof/log-entry.ts';
+import { isoTime } from '../shared/clock.ts';
 import { type SigningKey, sealCertificate } from '../signing/certificate-crypto.ts';
 import { StaleKeyError } from '../signing/signer.ts';
 import { isRetiredKey } from '../signing/signing-key.repository.ts';
@@ -14,8 +15,6 @@ export interface KeyRecord {
   created_at: number;
   retired_at: number | null;
 }
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Appends the `tyche-key` entry that announces `key` (or, with `retired`, retires it), signed by
@@ -33,8 +32,8 @@ export function appendKeyEntry(
   const body = keyEntryBody({
     kid: key.kid,
     publicKey: new Uint8Array(Buffer.from(key.x, 'base64url')),
-    createdAt: iso(key.created_at),
-    retiredAt: retired && key.retired_at !== null ? iso(key.retired_at) : undefined,
+    createdAt: isoTime(key.created_at),
+    retiredAt: retired && key.retired_at !== null ? isoTime(key.retired_at) : undefined,
   });
   const signed = sealCertificate(body, logKey);
   return log.append(trx, {

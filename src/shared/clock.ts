@@ -16,3 +16,10 @@ export function utcDay(at: Date): string {
 export function nextUtcMidnight(at: Date): Date {
   return new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS + DAY_MS);
 }
+
+/** A stored instant (epoch ms) as the API and the log write it: ISO 8601 in UTC; null stays null. */
+export function isoTime(ms: number): string;
+export function isoTime(ms: number | null): string | null;
+export function isoTime(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}

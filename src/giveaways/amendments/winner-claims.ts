@@ -1,5 +1,5 @@
 import type { Job, JobOutcome } from '../../jobs/job-runner.ts';
-import type { Clock } from '../../shared/clock.ts';
+import { type Clock, isoTime } from '../../shared/clock.ts';
 import { AppError, isAppError } from '../../shared/errors.ts';
 import type { AnyCertificate, GiveawayRepository, GiveawayRow } from '../core/giveaway.repository.ts';
 import type { ClaimedBy } from './amendment.repository.ts';
@@ -30,16 +30,14 @@ export interface ClaimView {
 /** Who records the claim: the owner (API), or the winner themselves (the bot's Claim button). */
 export type Claimant = { by: 'owner' } | { by: 'winner'; telegramId: number };
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 function viewOf(w: StandingWinner, claimedAt: number, claimedBy: ClaimedBy): ClaimView {
   return {
     position: w.position,
     telegram_id: w.telegram_id,
     username: w.username,
-    claimed_at: iso(claimedAt)!,
+    claimed_at: isoTime(claimedAt)!,
     claimed_by: claimedBy,
-    claim_deadline: iso(w.deadline),
+    claim_deadline: isoTime(w.deadline),
   };
 }
 
@@ -87,7 +85,7 @@ export function createWinnerClaims(deps: {
       if (current.deadline !== null && now >= current.deadline) {
         throw new AppError(
           'claim_expired',
-          `The time to claim position ${position} ended at ${iso(current.deadline)}; the next reserve takes it`,
+          `The time to claim position ${position} ended at ${isoTime(current.deadline)}; the next reserve takes it`,
         );
       }
       await trx.amendments.insertClaim({

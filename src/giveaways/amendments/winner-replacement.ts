@@ -8,7 +8,7 @@ import {
   nextReserve,
 } from '../../proof/amendments.ts';
 import type { CertificateV2 } from '../../proof/v2-types.ts';
-import type { Clock } from '../../shared/clock.ts';
+import { type Clock, isoTime } from '../../shared/clock.ts';
 import { AppError } from '../../shared/errors.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
 import type { Signer } from '../../signing/signer.ts';
@@ -55,7 +55,6 @@ const allUsed = (certificate: CertificateV2) =>
     `Every one of the ${certificate.reserves.length} reserves has already replaced a winner`,
   );
 const conditionMet = (detail: string) => new AppError('condition_met', detail);
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A v2 certificate has reserves; a v1 (instant) draw never has any to replace a winner with. */
 export function asV2(certificate: AnyCertificate | undefined): CertificateV2 {
@@ -82,10 +81,10 @@ function checkNote(note: string | undefined): string | null {
 /** `unclaimed` holds only for a winner who has not claimed and whose time to claim is over. */
 function unclaimedProblem(winner: StandingWinner, now: number): string | null {
   if (winner.claimedAt !== null) {
-    return `The winner at position ${winner.position} claimed the prize at ${iso(winner.claimedAt)}`;
+    return `The winner at position ${winner.position} claimed the prize at ${isoTime(winner.claimedAt)}`;
   }
   if (winner.deadline !== null && now < winner.deadline) {
-    return `The winner at position ${winner.position} may claim the prize until ${iso(winner.deadline)}`;
+    return `The winner at position ${winner.position} may claim the prize until ${isoTime(winner.deadline)}`;
   }
   return null;
 }
@@ -162,7 +161,7 @@ export function createWinnerReplacement(deps: {
         },
         reason: request.reason,
         note,
-        amended_at: iso(at),
+        amended_at: isoTime(at),
       };
       const amendment: Amendment = sealCertificate(body, key);
       await trx.amendments.insert({

@@ -1,5 +1,6 @@
 import { type Amendment, amendedList } from '../../proof/amendments.ts';
 import type { EntrantWinner, Seal } from '../../proof/v2-types.ts';
+import { isoTime } from '../../shared/clock.ts';
 import type { Stamp } from '../../timestamps/timestamp.service.ts';
 import type { AnyCertificate, DrawMode, GiveawayRow, GiveawayStatus } from '../core/giveaway.repository.ts';
 import { isoDuration } from '../core/giveaway-input.ts';
@@ -57,8 +58,6 @@ export interface Giveaway extends GiveawaySummary {
   amended_winners?: Winner[];
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 export function summaryOf(row: GiveawayRow): GiveawaySummary {
   return {
     public_id: row.public_id,
@@ -67,8 +66,8 @@ export function summaryOf(row: GiveawayRow): GiveawaySummary {
     participants_count: Number(row.participants_count),
     winners_count: row.winners_count,
     description: row.description,
-    created_at: iso(row.created_at)!,
-    drawn_at: iso(row.drawn_at),
+    created_at: isoTime(row.created_at)!,
+    drawn_at: isoTime(row.drawn_at),
     certificate_id: row.certificate_id,
   };
 }
@@ -95,7 +94,7 @@ export function giveawayOf(
     ...summaryOf(row),
     draw_mode: row.draw_mode as DrawMode,
     reserve_count: Number(row.reserve_count),
-    ends_at: iso(row.ends_at),
+    ends_at: isoTime(row.ends_at),
     claim_within: row.claim_within === null ? null : isoDuration(Number(row.claim_within)),
     public_url: `${extra.publicBaseUrl}/g/${row.public_id}`,
     terms: extra.terms ?? null,

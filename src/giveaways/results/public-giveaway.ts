@@ -1,5 +1,6 @@
 import { termsSha256 } from '../../proof/terms.ts';
 import type { Seal, SealedPlace, Ticket } from '../../proof/v2-types.ts';
+import { isoTime } from '../../shared/clock.ts';
 import type { Stamp } from '../../timestamps/timestamp.service.ts';
 import type { ConditionRepository, ExcludedCount } from '../conditions/condition.repository.ts';
 import type { GiveawayRow, GiveawayStatus } from '../core/giveaway.repository.ts';
@@ -55,8 +56,6 @@ export interface PublicGiveawayLookup {
   organizers: OrganizerRecords;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 export function publicGiveawayOf(
   row: GiveawayRow,
   extra: {
@@ -84,8 +83,8 @@ export function publicGiveawayOf(
     entrants_count: Number(row.participants_count),
     winners_count: row.winners_count,
     reserve_count: Number(row.reserve_count),
-    created_at: iso(row.created_at)!,
-    ends_at: iso(row.ends_at),
+    created_at: isoTime(row.created_at)!,
+    ends_at: isoTime(row.ends_at),
     seal: extra.seal ?? null,
     log_index: extra.logIndex ?? null,
     seal_timestamps: [...(extra.sealTimestamps ?? [])],

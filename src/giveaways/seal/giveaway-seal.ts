@@ -5,7 +5,7 @@ import { SEAL_TYPE, type Seal, type SealBody } from '../../proof/v2-types.ts';
 import type { OperationContext } from '../../randomness/random.service.ts';
 import { SourceError } from '../../randomness/source.ts';
 import type { DrandClient, VerifiedRound } from '../../randomness/sources/drand-client.ts';
-import type { Clock } from '../../shared/clock.ts';
+import { type Clock, isoTime } from '../../shared/clock.ts';
 import { AppError } from '../../shared/errors.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
 import type { Signer } from '../../signing/signer.ts';
@@ -78,8 +78,6 @@ interface Deps {
   /** CONTRACT §13: the seal is timestamped right after it is signed, before the answer. */
   timestamps: Pick<Timestamps, 'promise' | 'stamp'>;
 }
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Why a giveaway that was not active could not be sealed, from its state now. */
 export function notActive(row: Pick<GiveawayRow, 'status'> | undefined): AppError {
@@ -156,19 +154,19 @@ export function createSealer(deps: Deps) {
           winners_count: row.winners_count,
           reserve_count: Number(row.reserve_count),
           owner,
-          created_at: iso(row.created_at),
+          created_at: isoTime(row.created_at),
           // Always present from now on, null without terms: a seal without the member is an older one.
           terms_sha256: row.terms_sha256 ?? null,
         },
         entrants: { count: tree.count, root: toHex(tree.root) },
-        sealed_at: iso(sealedAt),
+        sealed_at: isoTime(sealedAt),
         beacon: {
           network: 'drand',
           chain_hash: chain.hash,
           after_round: after.round,
           after_randomness: after.randomness,
           round,
-          round_at: iso(roundAt),
+          round_at: isoTime(roundAt),
         },
       };
       const signed: Seal = sealCertificate(body, key);

@@ -1,3 +1,4 @@
+import { isoTime } from '../../shared/clock.ts';
 import type { AppGiveaways } from './app-ports.ts';
 
 /** How many entries the app lists: the bot's /my shows 20, the app a little more. */
@@ -31,13 +32,11 @@ export interface EntryClaim {
   deadline: string | null;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 function claimOf(
   w: { position: number; claimedAt: number | null; deadline: number | null } | undefined,
 ): EntryClaim | null {
   if (!w) return null;
-  return { position: w.position, claimed_at: iso(w.claimedAt), deadline: iso(w.deadline) };
+  return { position: w.position, claimed_at: isoTime(w.claimedAt), deadline: isoTime(w.deadline) };
 }
 
 /**
@@ -67,7 +66,7 @@ export function createAppEntrant(deps: {
         status: e.status,
         entry_number: e.entry_number,
         joined_at: new Date(e.joined_at).toISOString(),
-        ends_at: iso(e.ends_at),
+        ends_at: isoTime(e.ends_at),
         draw_mode: e.draw_mode,
         excluded: e.excluded,
         salt: e.excluded ? null : e.salt,
