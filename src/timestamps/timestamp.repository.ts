@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { prepareQuery } from '../store/prepared-query.ts';
 import type { Database } from '../store/schema.ts';
 
 /** What a token is kept for: a seal or a certificate, by its id. */
@@ -24,6 +25,16 @@ export interface NewStamp {
 }
 
 export function createTimestampRepository(db: Kysely<Database>) {
+  // Every receipt carries its seal's tokens: PostgreSQL prepares the read once per connection.
+  const tokensOf = prepareQuery(db, (slot) =>
+    db
+      .selectFrom('timestamps')
+      .select(['tsa', 'gen_time', 'token'])
+      .where('subject_kind', '=', slot<SubjectKind>('kind'))
+      .where('subject_id', '=', slot<string>('id'))
+      .orderBy('gen_time')
+      .orderBy('tsa'),
+  );
   return {
     /** Keeps a token; a second one from the same TSA for the same object is dropped, so a retry doubles nothing. */
     async insert(stamp: NewStamp): Promise<void> {
@@ -43,14 +54,7 @@ export function createTimestampRepository(db: Kysely<Database>) {
 
     /** The tokens kept for one object, earliest genTime first. */
     async of(kind: SubjectKind, id: string): Promise<Stamp[]> {
-      const rows = await db
-        .selectFrom('timestamps')
-        .select(['tsa', 'gen_time', 'token'])
-        .where('subject_kind', '=', kind)
-        .where('subject_id', '=', id)
-        .orderBy('gen_time')
-        .orderBy('tsa')
-        .execute();
+      const { rows } = await tokensOf({ kind, id });
       return rows.map((r) => ({
         tsa: r.tsa,
         gen_time: new Date(Number(r.gen_time)).toISOString(),

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { prepareQuery } from '../../store/prepared-query.ts';
 import type { Database } from '../../store/schema.ts';
 import { createEntrantLeaves, LEAVES_PER_PAGE } from './entrant-leaves.repository.ts';
 import { createParticipantCsv } from './participant-csv.repository.ts';
@@ -58,23 +59,27 @@ async function columnInOrder(
 
 const ENTRANT_COLUMNS = ['telegram_id', 'username', 'first_name', 'joined_at', 'salt', 'leaf_hash'] as const;
 
-/** One entrant of a giveaway by a unique column (its leaf hash or its Telegram id). */
-async function entrantWhere(
-  trx: Kysely<Database>,
-  giveawayId: number,
-  column: 'leaf_hash' | 'telegram_id',
-  value: string | number,
-): Promise<EntrantRow | undefined> {
-  const row = await trx
-    .selectFrom('participants')
-    .select(ENTRANT_COLUMNS)
-    .where('giveaway_id', '=', giveawayId)
-    .where(column, '=', value)
-    .executeTakeFirst();
-  return row ? entrantOf(row) : undefined;
+/**
+ * One entrant of a giveaway by a unique column (its leaf hash or its Telegram id). Receipts,
+ * tickets and proofs ask for one per request, so PostgreSQL prepares it once per connection.
+ */
+function entrantWhere(db: Kysely<Database>, column: 'leaf_hash' | 'telegram_id') {
+  const query = prepareQuery(db, (slot) =>
+    db
+      .selectFrom('participants')
+      .select(ENTRANT_COLUMNS)
+      .where('giveaway_id', '=', slot<number>('giveaway'))
+      .where(column, '=', slot<string | number>('value')),
+  );
+  return async (trx: Kysely<Database>, giveawayId: number, value: string | number) => {
+    const row = (await query({ giveaway: giveawayId, value }, trx)).rows[0];
+    return row ? entrantOf(row) : undefined;
+  };
 }
 
 export function createParticipantRepository(db: Kysely<Database>) {
+  const byLeaf = entrantWhere(db, 'leaf_hash');
+  const byId = entrantWhere(db, 'telegram_id');
   return {
     ...createParticipantEntry(db),
     ...createParticipantCsv(db),
@@ -124,11 +129,11 @@ export function createParticipantRepository(db: Kysely<Database>) {
     },
 
     async entrantByLeaf(giveawayId: number, leafHash: string, trx: Kysely<Database> = db) {
-      return entrantWhere(trx, giveawayId, 'leaf_hash', leafHash);
+      return byLeaf(trx, giveawayId, leafHash);
     },
 
     async entrantById(giveawayId: number, telegramId: number, trx: Kysely<Database> = db) {
-      return entrantWhere(trx, giveawayId, 'telegram_id', telegramId);
+      return byId(trx, giveawayId, telegramId);
     },
 
     /**
