@@ -229,40 +229,45 @@ never changes; at most 32 MB of them, least recently used out). At 100 000 entra
 receipts from 152 to 2 251 requests/s and their p99 from 309 to 12 ms on the same machine. The
 draw reads each winner's chunk of leaf hashes and the winner's row by its leaf.
 
-**What limits it.** The machine is two cores shared with other work (load average 2–14 during
-these runs), and the figures move with it. Two full runs: the SQLite seal took 13.7 s and 12.2 s,
-the receipts' p99 38 ms and 20 ms, the proofs' 20 ms and 9 ms; the PostgreSQL seal 20.4 s, then
-12.7 s once the next page was put on its way before the last was hashed (and under lighter load).
-Most of the seal is ten million SHA-256 calls through node:crypto's one-shot \`hash()\` (about 0.35
-µs each on an idle core) and the ordered read; on PostgreSQL each 1 MB page also arrives over the
-socket and is decoded in the server's one thread. The receipts miss on PostgreSQL (p99 35 and 74
-ms, p50 11–13 ms, 550–800 requests/s against 1 400–2 100 on SQLite): the server is CPU-bound
-during the load, and a receipt waited on five queries (the key, the giveaway, the entrant, then its
-chunk and the seal's timestamps together) and a write of its count where a public proof waits on
-two; in the server's CPU profile, writing queries to the loopback socket (\`writev\`) alone takes
-about a quarter of its busy time. Two of those are gone since: the count of a request without a
-record of its own is now grouped with its neighbours' into one write per process and key at a
-time (it was one commit per request on the key's usage row, each waiting for the one before), and
-a receipt takes its giveaway's ids from memory once read. Measured back to back at a million
-entrants (\`BENCH_ENTRANTS=1000000 BENCH_STORES=postgres\`, the code before in a copy of the
-tree): 605 → 845 receipts/s, p50 15 → 11 ms, p99 32 → 24 ms; the proofs' p99 18 → 13 ms. The
-ten-million rows above were measured before; the key read (a revocation must apply from the
-next request), the entrant and its chunk (one after the other), and the seal's timestamps
-(which grow after the seal) remain per request. A proof's own cost is
+**What limits it.** The machine is two cores shared with other work, and the figures move with
+it. Most of the seal is ten million SHA-256 calls through node:crypto's one-shot \`hash()\` (about
+0.35 µs each on an idle core) and the ordered read; on PostgreSQL each 1 MB page also arrives over
+the socket and is decoded in the server's one thread. Two earlier full runs sealed in 13.7 s and
+12.2 s on SQLite. Bulk entry later wrote each batch in leaf-hash order on both stores; on SQLite
+the seal's ordered read of the index built that way took three fifths longer (18.7 s and 22.1 s at
+ten million; at a million 2.14–2.15 s against 1.22–1.23 s, the same rows in entry order, seeding
+time unchanged), so SQLite now writes a batch as it comes and only PostgreSQL orders it (the
+SQLite rows above are from the run after that change: 11.9 s). The receipts were the
+miss on PostgreSQL (p99 35 and 74 ms in earlier runs, 550–800 requests/s): the server is CPU-bound
+during the load, and a receipt waited on five queries and a write of its count where a public
+proof waits on two. Since then the count of a request without a record of its own is grouped
+with its neighbours' into one write per process and key (it was one commit per request on the
+key's usage row), a receipt takes its giveaway's ids from memory, and the entrant, its chunk's
+leaves and the seal's tokens are read through statements PostgreSQL prepares once per connection
+instead of parsing and planning each again. Measured back to back at a million entrants, the
+code before running from a copy of the tree: 605 → 845 receipts/s and p99 32 → 24 ms for the
+first two; 992–1 020 → 1 211–1 306 receipts/s and p99 20–21 → 15–17 ms for the prepared
+statements (three rounds each). Tried and not kept: the entrant read with the leaves around it
+in one statement, one round trip instead of two in a row; its correlated subqueries cost the
+database what the round trip saved (1 004–1 276 against 1 013–1 258 receipts/s). Still paid per
+request: the key read (a revocation must apply from the next request), the entrant then its
+chunk, and the seal's timestamps (they keep arriving after the seal). A proof's own cost is
 hashing its chunk (255 hashes, about 0.1 ms) to check it against the stored chunk root. The p99s
 of SQLite and of the proofs are the tail of requests queued behind a collection or behind other
 processes on the same cores.
 
-The CSV export holds one page of 5 000 rows at a time. SQLite's peak RSS growth does not follow
-the count (6, 8 and 85 MB at a million rows, 119 and 137 MB at ten million). On PostgreSQL the
-growth was 75–177 MB at a million and 151–187 MB at ten million while the server built the lines
-from rows: V8's young generation grew to its full size at the export's allocation rate (traced
-with \`--trace-gc\`: about 65 MB allocated between two scavenges, the committed heap 66 → 219 MB),
-nine tenths of it pg's row objects. The database now formats each page into one text; at a
-million that export grew the server by 18.3 and 36.5 MB (two runs of this bench while it was made) and 4–31 MB in
-a side-by-side comparison (see the participants section). The ten-million rows above were
-measured before that change. Smaller young generations (\`--max-semi-space-size=8\` through
-\`BENCH_SERVER_NODE_OPTIONS\`) also held the growth down, at the cost of the receipts' tail in the
-one run tried, and are not set. The server's peak stays under 500 MB throughout on
-both stores. Seeding takes 6–13 minutes per store.
+The CSV export holds one page of 5 000 rows at a time. On PostgreSQL the server used to build
+each line from rows, and its RSS grew 75–177 MB while exporting a million and 151–187 MB at ten
+million: V8's young generation grew to its full size at the export's allocation rate (traced with
+\`--trace-gc\`: about 65 MB allocated between two scavenges, the committed heap 66 → 219 MB), nine
+tenths of it pg's row objects. The database now formats each page into one text (the same bytes;
+the CSV tests hold both stores to them): at ten million the export grew the server by 12.2 MB
+(above), at a million by 4–36 MB, at the cost of time (24.0 s for ten million against 16.7 s
+before). SQLite still hands over rows, parsed from one JSON text a page: its growth does not
+follow the count (6–85 MB at a million, 119–151 MB at ten million) and stays above the 64 MB set
+for it. Formatting in SQLite too was tried: at a million it took 2.05–2.26 s instead of
+1.11–1.22 s and still grew the process by 57–58 MB, so it was not kept. Smaller young generations
+(\`--max-semi-space-size=8\` through \`BENCH_SERVER_NODE_OPTIONS\`) also held the growth down, at
+the cost of the receipts' tail in the one run tried, and are not set. The server's peak stays
+under 500 MB throughout on both stores. Seeding takes 6–13 minutes per store.
 `;
