@@ -19,26 +19,31 @@ export type PreparedQuery<R> = (
 
 /**
  * Builds a query once, with named slots where request values go, and returns a runner that
- * only binds: nothing on a hot path builds or compiles a query per request. Values the builder
- * wrote as literals stay as they are.
+ * only binds: nothing on a hot path builds or compiles a query per request. The query is built
+ * on first use, so repositories made for each unit of work pay nothing for queries they never
+ * run. Values the builder wrote as literals stay as they are.
  */
 export function prepareQuery<R>(
   db: Kysely<Database>,
   build: (slot: Slot) => Compilable<R>,
 ): PreparedQuery<R> {
-  const compiled = build(<T>(name: string) => `${SLOT}${name}` as T).compile();
-  const binding = compiled.parameters.map((p): { slot: string } | { value: unknown } =>
-    typeof p === 'string' && p.startsWith(SLOT) ? { slot: p.slice(SLOT.length) } : { value: p },
-  );
-  const sql = PREPARED_MARK + compiled.sql;
+  let statement: { sql: string; binding: ({ slot: string } | { value: unknown })[] } | undefined;
+  const compile = () => {
+    const compiled = build(<T>(name: string) => `${SLOT}${name}` as T).compile();
+    const binding = compiled.parameters.map((p): { slot: string } | { value: unknown } =>
+      typeof p === 'string' && p.startsWith(SLOT) ? { slot: p.slice(SLOT.length) } : { value: p },
+    );
+    return { sql: PREPARED_MARK + compiled.sql, binding };
+  };
   return (values, handle = db) => {
-    const parameters = binding.map((b) => {
+    statement ??= compile();
+    const parameters = statement.binding.map((b) => {
       if (!('slot' in b)) return b.value;
       const value = values[b.slot];
       if (value === undefined) throw new Error(`no value for the slot ${b.slot}`);
       return value;
     });
-    return handle.executeQuery<R>(CompiledQuery.raw(sql, parameters));
+    return handle.executeQuery<R>(CompiledQuery.raw(statement.sql, parameters));
   };
 }
 
