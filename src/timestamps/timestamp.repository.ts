@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isoTime } from '../shared/clock.ts';
 import { prepareQuery } from '../store/prepared-query.ts';
 import type { Database } from '../store/schema.ts';
 
@@ -57,7 +58,7 @@ export function createTimestampRepository(db: Kysely<Database>) {
       const { rows } = await tokensOf({ kind, id });
       return rows.map((r) => ({
         tsa: r.tsa,
-        gen_time: new Date(Number(r.gen_time)).toISOString(),
+        gen_time: isoTime(Number(r.gen_time)),
         token: r.token,
       }));
     },

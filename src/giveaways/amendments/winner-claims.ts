@@ -35,7 +35,7 @@ function viewOf(w: StandingWinner, claimedAt: number, claimedBy: ClaimedBy): Cla
     position: w.position,
     telegram_id: w.telegram_id,
     username: w.username,
-    claimed_at: isoTime(claimedAt)!,
+    claimed_at: isoTime(claimedAt),
     claimed_by: claimedBy,
     claim_deadline: isoTime(w.deadline),
   };

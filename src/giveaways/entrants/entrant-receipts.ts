@@ -1,5 +1,6 @@
 import type { Receipt, Seal, SealedPlace, Ticket, TicketBody } from '../../proof/v2-types.ts';
 import { TICKET_TYPE } from '../../proof/v2-types.ts';
+import { isoTime } from '../../shared/clock.ts';
 import { AppError } from '../../shared/errors.ts';
 import { sealCertificate } from '../../signing/certificate-crypto.ts';
 import type { Signer } from '../../signing/signer.ts';
@@ -112,7 +113,7 @@ export function createEntrantReceipts(deps: Deps) {
       type: TICKET_TYPE,
       giveaway: publicId,
       leaf_hash: entrant.leaf_hash,
-      joined_at: new Date(entrant.joined_at).toISOString(),
+      joined_at: isoTime(entrant.joined_at),
     };
     return sealCertificate(body, await signer.current());
   }
@@ -189,7 +190,7 @@ export function createEntrantReceipts(deps: Deps) {
         telegram_id: e.telegram_id,
         username: e.username,
         first_name: e.first_name,
-        joined_at: new Date(e.joined_at).toISOString(),
+        joined_at: isoTime(e.joined_at),
         salt: e.salt,
         leaf_hash: e.leaf_hash,
         index: sealed ? start + i : null,

@@ -66,7 +66,7 @@ export function summaryOf(row: GiveawayRow): GiveawaySummary {
     participants_count: Number(row.participants_count),
     winners_count: row.winners_count,
     description: row.description,
-    created_at: isoTime(row.created_at)!,
+    created_at: isoTime(row.created_at),
     drawn_at: isoTime(row.drawn_at),
     certificate_id: row.certificate_id,
   };

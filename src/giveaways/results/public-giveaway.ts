@@ -83,7 +83,7 @@ export function publicGiveawayOf(
     entrants_count: Number(row.participants_count),
     winners_count: row.winners_count,
     reserve_count: Number(row.reserve_count),
-    created_at: isoTime(row.created_at)!,
+    created_at: isoTime(row.created_at),
     ends_at: isoTime(row.ends_at),
     seal: extra.seal ?? null,
     log_index: extra.logIndex ?? null,

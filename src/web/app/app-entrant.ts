@@ -65,7 +65,7 @@ export function createAppEntrant(deps: {
         title: e.title,
         status: e.status,
         entry_number: e.entry_number,
-        joined_at: new Date(e.joined_at).toISOString(),
+        joined_at: isoTime(e.joined_at),
         ends_at: isoTime(e.ends_at),
         draw_mode: e.draw_mode,
         excluded: e.excluded,
