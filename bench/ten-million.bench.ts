@@ -256,18 +256,36 @@ hashing its chunk (255 hashes, about 0.1 ms) to check it against the stored chun
 of SQLite and of the proofs are the tail of requests queued behind a collection or behind other
 processes on the same cores.
 
-The CSV export holds one page of 5 000 rows at a time. On PostgreSQL the server used to build
+The CSV export holds one page at a time: 2 000 rows on SQLite, 5 000 on PostgreSQL. On PostgreSQL the server used to build
 each line from rows, and its RSS grew 75–177 MB while exporting a million and 151–187 MB at ten
 million: V8's young generation grew to its full size at the export's allocation rate (traced with
 \`--trace-gc\`: about 65 MB allocated between two scavenges, the committed heap 66 → 219 MB), nine
 tenths of it pg's row objects. The database now formats each page into one text (the same bytes;
 the CSV tests hold both stores to them): at ten million the export grew the server by 12.2 MB
 (above), at a million by 4–36 MB, at the cost of time (24.0 s for ten million against 16.7 s
-before). SQLite still hands over rows, parsed from one JSON text a page: its growth does not
-follow the count (6–85 MB at a million, 119–151 MB at ten million) and stays above the 64 MB set
-for it. Formatting in SQLite too was tried: at a million it took 2.05–2.26 s instead of
-1.11–1.22 s and still grew the process by 57–58 MB, so it was not kept. Smaller young generations
-(\`--max-semi-space-size=8\` through \`BENCH_SERVER_NODE_OPTIONS\`) also held the growth down, at
-the cost of the receipts' tail in the one run tried, and are not set. The server's peak stays
-under 500 MB throughout on both stores. Seeding takes 6–13 minutes per store.
+before). SQLite still hands over rows, parsed from one JSON text a page. Formatting in SQLite too
+was tried: at a million it took 2.05–2.26 s instead of 1.11–1.22 s and still grew the process by
+57–58 MB, so it was not kept. Node 24 lets V8's young generation grow to 128 MB under a steady
+stream of short-lived objects and keeps it; the server now runs with it capped at 16 MB
+(\`--max-semi-space-size=8\`, in \`npm start\` and in the first line of \`bin/tyche.js\`), and a
+page is 2 000 rows so that its JSON and its text stay under 128 KiB, above which V8 puts a string
+in the large-object space that only a full collection frees. Exporting a million three times from
+one server, side by side: 5 000-row pages without the cap grew it 72–90, 75–77 and 23–29 MB
+(132 → 294–307 MB); 2 000-row pages with the cap 31, 3–7 and 22–24 MB (117 → 175–183 MB); either
+change alone: 53–61 MB on the first export, 258–288 MB after the third. At ten million the SQLite export still grew the server
+by 137 MB above its start, though its peak fell from 457 to 353 MB: **not met**. What is left is
+V8's old space (26 → 73–85 MB over an export of three million) and the buffers beside it: a page
+is alive while the socket writes it, long enough to be promoted, and is then freed only by a full
+collection. Pages of 1 000 rows did no better, and strings handed to the socket instead of
+buffers grew the old space to 159 MB. With the cap, this run's receipts had a p99 of 16 ms and
+its proofs 12 ms (18 and 15 ms before). On the random endpoints, two runs each, the cap moved no
+ratio outside the spread between runs (SQLite against the reference: 0.42–0.44 with it,
+0.37–0.51 without). The PostgreSQL rows above are from the run before the cap. One ten-million run on PostgreSQL
+with the cap and 2 000-row pages, in an hour when the machine was slower (seeding 20 230 against
+24 678 rows/s), gave a 13.6 s seal, a 2.4 s draw, the export in 30.5 s growing the server by
+65.5 MB, receipts at p99 24 ms and proofs at 16 ms. PostgreSQL went back to 5 000-row pages. At a
+million, back to back, with the cap against without: seal 1.5 against 1.2 s, receipts 852 against
+599 per second (p99 26 against 35 ms), proofs p99 16 against 36 ms, a spread that is the
+machine's more than the flag's. The server's peak stays under 500 MB throughout on both stores. Seeding
+takes 6–13 minutes per store.
 `;

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=8
 // npm links `bin` entries by file name; this shim lets the TypeScript CLI run natively.
 // It must itself run on any Node: a production install (`npm ci --omit=dev`) leaves out the
 // pinned Node 24, so `npm start` may meet an older system Node, which cannot load the sources.

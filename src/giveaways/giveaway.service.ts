@@ -24,7 +24,6 @@ export { ConditionNotMet } from './conditions/condition-check.ts';
 export type { ParticipantInput } from './entrants/participants.ts';
 export type { JoinResult } from './giveaway-entry.ts';
 export type { JoinUrl } from './giveaway-lookup.ts';
-export { CSV_PAGE_ROWS } from './results/csv-lines.ts';
 
 export interface GiveawayServiceDeps
   extends Omit<ClosingDeps, 'repos' | 'log' | 'checks' | 'lookup' | 'logViews' | 'timestamps'> {

@@ -1,8 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { CLI } from './cli.ts';
+
+const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+/** The Node flags `npm start` gives the server: tests and benches run it as it runs in service. */
+export const START_FLAGS: string[] = manifest.scripts.start
+  .split(' ')
+  .filter((word: string) => word.startsWith('--'));
 
 export interface ServerProcess {
   url: string;
@@ -34,7 +41,7 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const port = await freePort();
   const command = options.command ?? 'serve';
-  const child = spawn(process.execPath, [options.entry ?? CLI, command], {
+  const child = spawn(process.execPath, [...START_FLAGS, options.entry ?? CLI, command], {
     // Readiness is read from the info-level start-up line, so the level is not left to the caller.
     env: {
       PATH: process.env.PATH,

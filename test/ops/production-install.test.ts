@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runProcess } from '../helpers/cli.ts';
+import { START_FLAGS } from '../helpers/server-process.ts';
 import { olderNode } from '../helpers/standalone-verifier.ts';
 
 const root = new URL('../../', import.meta.url);
@@ -12,9 +13,17 @@ const older = olderNode();
 const ours = Number(process.versions.node.split('.')[0]);
 
 test('npm start goes through the shim that checks the Node version first', () => {
-  assert.equal(manifest.scripts.start, 'node bin/tyche.js serve');
+  assert.equal(manifest.scripts.start, 'node --max-semi-space-size=8 bin/tyche.js serve');
   assert.equal(manifest.bin.tyche, 'bin/tyche.js');
   assert.equal(manifest.engines.node, '>=24');
+});
+
+test('the shim, the systemd unit in the docs and the servers tests start give Node the flags npm start gives it', () => {
+  const flags = START_FLAGS.join(' ');
+  assert.ok(flags.length > 0);
+  assert.equal(readFileSync(BIN, 'utf8').split('\n')[0], `#!/usr/bin/env -S node ${flags}`);
+  const unit = readFileSync(new URL('docs/operations.md', root), 'utf8');
+  assert.match(unit, new RegExp(`^ExecStart=/usr/bin/node ${flags} /opt/tyche/bin/tyche\\.js serve$`, 'm'));
 });
 
 test('on an older Node (a production install without the pinned Node 24) it names the requirement and exits 1', {

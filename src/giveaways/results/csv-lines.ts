@@ -2,8 +2,6 @@ import type { ParticipantRepository } from '../entrants/participant.repository.t
 import type { CsvPosition, CsvRow } from '../entrants/participant-csv.repository.ts';
 import { CSV_HEADER, csvRowLine, UTF8_BOM } from './csv.ts';
 
-export const CSV_PAGE_ROWS = 5000;
-
 /**
  * The participants report, read page by page as it is consumed: memory does not grow with the
  * participant count, and no connection is held while a slow client reads.
@@ -18,10 +16,10 @@ export async function* participantCsvLines(
   const winnerIds = [...winners];
   let after: CsvPosition | undefined;
   for (;;) {
-    const page = await participants.csvPage(giveawayId, after, CSV_PAGE_ROWS, winnerIds);
+    const page = await participants.csvPage(giveawayId, after, winnerIds);
     const text = page.text ?? linesOf(page.rows ?? [], winners);
     if (text.length > 0) yield text;
-    if (page.count < CSV_PAGE_ROWS) return;
+    if (!page.more) return;
     after = page.last;
   }
 }
