@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CSV_PAGE_ROWS } from '../../src/giveaways/entrants/participant-csv.repository.ts';
+import { createGiveawayRepository } from '../../src/giveaways/core/giveaway.repository.ts';
+import { createParticipantRepository } from '../../src/giveaways/entrants/participant.repository.ts';
+import { CSV_PAGE_ROWS, type CsvPage } from '../../src/giveaways/entrants/participant-csv.repository.ts';
 import { newEntrantLeaf } from '../../src/giveaways/entrants/participants.ts';
 import { csvCell, csvLine, csvRowLine } from '../../src/giveaways/results/csv.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -55,6 +57,15 @@ describe('csv cells', () => {
     );
   });
 });
+
+/** The telegram_ids of a page of the report, as either store hands it over. */
+function idsOf(page: CsvPage): number[] {
+  if (page.rows) return page.rows.map((row) => row[0]);
+  return (page.text ?? '')
+    .split('\r\n')
+    .filter(Boolean)
+    .map((line) => Number(line.split(',')[0]));
+}
 
 for (const target of await storeTargets()) {
   describe(`GET /api/v1/giveaways/{public_id}/participants.csv on ${target.dialect}`, {
@@ -222,6 +233,40 @@ for (const target of await storeTargets()) {
         lines.map((l) => Number(l.split(',')[0])),
         expected,
       );
+    });
+
+    test('entrants who join while the report is read appear at most once, and everyone before them exactly once', async () => {
+      const key = await t.key();
+      const id = await createGiveaway(t, key);
+      const page = CSV_PAGE_ROWS[target.dialect];
+      // One second, ids spaced by 10: late joiners can sort into any page, read or not yet.
+      const before = Array.from({ length: page * 3 + 5 }, (_, i) => ({ telegram_id: (i + 1) * 10 }));
+      for (let i = 0; i < before.length; i += 10_000)
+        await addParticipants(t, key, id, before.slice(i, i + 10_000));
+      const row = await createGiveawayRepository(t.store.db).findByPublicId(id);
+      const pages = createParticipantRepository(t.store.db).csvPages(row!.id, []);
+      const first = await pages.next();
+      assert.ok(!first.done);
+      const ids = idsOf(first.value);
+      assert.equal(ids.length, page);
+      // Into the page already read, the pages being read, and after the last one.
+      const late = [15, page * 10 + 5, page * 20 + 5, page * 30 + 5, (page * 3 + 10) * 10];
+      await addParticipants(
+        t,
+        key,
+        id,
+        late.map((telegram_id) => ({ telegram_id })),
+      );
+      for await (const next of pages) ids.push(...idsOf(next));
+      assert.deepEqual(
+        ids,
+        [...ids].sort((a, b) => a - b),
+        'in CSV order',
+      );
+      assert.equal(new Set(ids).size, ids.length, 'no one twice');
+      const seen = new Set(ids);
+      for (const p of before) assert.ok(seen.has(p.telegram_id), `${p.telegram_id} is in the report`);
+      assert.ok(!seen.has(15), 'a late joiner in the page already read is not');
     });
 
     test('winners are flagged true after the draw, the others false', async () => {

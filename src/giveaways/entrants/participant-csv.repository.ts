@@ -136,49 +136,112 @@ function joined(first: CsvPage, then: CsvPage): CsvPage {
   };
 }
 
+const SECOND = sql<number>`joined_at / 1000`;
+const inOrder = (query: PageQuery) => query.orderBy(SECOND).orderBy('telegram_id');
+const beyond = (position: CsvPosition) =>
+  sql<boolean>`(joined_at / 1000, telegram_id) > (${position.second}, ${position.telegramId})`;
+const upTo = (position: CsvPosition) =>
+  sql<boolean>`(joined_at / 1000, telegram_id) <= (${position.second}, ${position.telegramId})`;
+
+/** PostgreSQL: the position of the last row of the page after `after`, read from the index alone. */
+async function pageEnd(base: PageQuery, after: CsvPosition | undefined) {
+  const row = await inOrder(after ? base.where(beyond(after)) : base)
+    .select([SECOND.as('second'), 'telegram_id'])
+    .limit(1)
+    .offset(CSV_PAGE_ROWS.postgres - 1)
+    .executeTakeFirst();
+  return row ? { second: Number(row.second), telegramId: Number(row.telegram_id) } : undefined;
+}
+
+/**
+ * PostgreSQL formats a page on one core, which made its export 2–3 times as slow as SQLite's.
+ * Two pages are formatted at once, on two connections: where a page ends is read first from the
+ * index alone (a fraction of a millisecond), so the next page starts before the current one is
+ * done. A page is a range of positions, so a row that arrives meanwhile lands in one page only.
+ * At most two pages wait for a slow client.
+ */
+async function* postgresPages(
+  trx: Kysely<Database>,
+  base: PageQuery,
+  winners: readonly number[],
+): AsyncGenerator<CsvPage> {
+  const range = (after: CsvPosition | undefined, end: CsvPosition | undefined) => {
+    let query = inOrder(after ? base.where(beyond(after)) : base);
+    if (end) query = query.where(upTo(end));
+    else query = query.limit(CSV_PAGE_ROWS.postgres);
+    return pageText(trx, query, winners);
+  };
+  let end = await pageEnd(base, undefined);
+  let current = range(undefined, end);
+  for (;;) {
+    if (!end) {
+      // The last page as far as the index knew; rows may have arrived since.
+      const page = await current;
+      yield page;
+      if (!page.more || !page.last) return;
+      end = await pageEnd(base, page.last);
+      current = range(page.last, end);
+      continue;
+    }
+    const nextEnd = await pageEnd(base, end);
+    const next = range(end, nextEnd);
+    // Awaited after the current page; this keeps its failure from counting as unhandled meanwhile.
+    next.catch(() => {});
+    yield await current;
+    end = nextEnd;
+    current = next;
+  }
+}
+
+/**
+ * SQLite: one page at a time, in one connection. The rest of the current second and the later
+ * seconds are two index range scans: SQLite cannot seek on a row-value comparison that involves
+ * an expression.
+ */
+async function* sqlitePages(trx: Kysely<Database>, base: PageQuery): AsyncGenerator<CsvPage> {
+  const limit = CSV_PAGE_ROWS.sqlite;
+  let page = await pageRows(trx, inOrder(base).limit(limit), limit);
+  for (;;) {
+    yield page;
+    const after = page.last;
+    if (!page.more || !after) return;
+    const rest = await pageRows(
+      trx,
+      base
+        .where(SECOND, '=', after.second)
+        .where('telegram_id', '>', after.telegramId)
+        .orderBy('telegram_id')
+        .limit(limit),
+      limit,
+    );
+    page = rest.more
+      ? rest
+      : joined(
+          rest,
+          await pageRows(
+            trx,
+            inOrder(base.where(SECOND, '>', after.second)).limit(limit - rest.count),
+            limit - rest.count,
+          ),
+        );
+  }
+}
+
 export function createParticipantCsv(db: Kysely<Database>) {
   return {
     /**
-     * One page in CSV order (joined_at to the second, then telegram_id) along the covering
-     * participants_csv_order index. Paging by position rather than one long cursor means no
-     * connection (SQLite has only one) is held while a slow client reads. On SQLite the rest of
-     * the current second and the later seconds are two index range scans: it cannot seek on a
-     * row-value comparison that involves an expression.
+     * The participants report's pages in CSV order (joined_at to the second, then telegram_id)
+     * along the covering participants_csv_order index, read as they are consumed. Paging by
+     * position rather than one long cursor means no connection (SQLite has only one) is held
+     * while a slow client reads.
      */
-    async csvPage(
+    csvPages(
       giveawayId: number,
-      after: CsvPosition | undefined,
       winners: readonly number[],
       trx: Kysely<Database> = db,
-    ): Promise<CsvPage> {
+    ): AsyncGenerator<CsvPage> {
       const base = trx.selectFrom('participants').where('giveaway_id', '=', giveawayId);
-      const second = sql<number>`joined_at / 1000`;
-      const inOrder = (query: PageQuery) => query.orderBy(second).orderBy('telegram_id');
-      if (isPostgres(trx)) {
-        const limit = CSV_PAGE_ROWS.postgres;
-        if (!after) return pageText(trx, inOrder(base).limit(limit), winners);
-        // PostgreSQL seeks on a row-value comparison along the index: one range scan.
-        const position = sql<boolean>`(joined_at / 1000, telegram_id) > (${after.second}, ${after.telegramId})`;
-        return pageText(trx, inOrder(base.where(position)).limit(limit), winners);
-      }
-      const limit = CSV_PAGE_ROWS.sqlite;
-      if (!after) return pageRows(trx, inOrder(base).limit(limit), limit);
-      const rest = await pageRows(
-        trx,
-        base
-          .where(second, '=', after.second)
-          .where('telegram_id', '>', after.telegramId)
-          .orderBy('telegram_id')
-          .limit(limit),
-        limit,
-      );
-      if (rest.more) return rest;
-      const later = await pageRows(
-        trx,
-        inOrder(base.where(second, '>', after.second)).limit(limit - rest.count),
-        limit - rest.count,
-      );
-      return joined(rest, later);
+      return isPostgres(trx) ? postgresPages(trx, base, winners) : sqlitePages(trx, base);
     },
   };
 }

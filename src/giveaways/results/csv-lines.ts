@@ -1,5 +1,5 @@
 import type { ParticipantRepository } from '../entrants/participant.repository.ts';
-import type { CsvPosition, CsvRow } from '../entrants/participant-csv.repository.ts';
+import type { CsvRow } from '../entrants/participant-csv.repository.ts';
 import { CSV_HEADER, csvRowLine, UTF8_BOM } from './csv.ts';
 
 /**
@@ -7,20 +7,15 @@ import { CSV_HEADER, csvRowLine, UTF8_BOM } from './csv.ts';
  * participant count, and no connection is held while a slow client reads.
  */
 export async function* participantCsvLines(
-  participants: Pick<ParticipantRepository, 'csvPage'>,
+  participants: Pick<ParticipantRepository, 'csvPages'>,
   giveawayId: number,
   winners: ReadonlySet<number>,
   bom: boolean,
 ): AsyncGenerator<string> {
   yield (bom ? UTF8_BOM : '') + CSV_HEADER;
-  const winnerIds = [...winners];
-  let after: CsvPosition | undefined;
-  for (;;) {
-    const page = await participants.csvPage(giveawayId, after, winnerIds);
+  for await (const page of participants.csvPages(giveawayId, [...winners])) {
     const text = page.text ?? linesOf(page.rows ?? [], winners);
     if (text.length > 0) yield text;
-    if (!page.more) return;
-    after = page.last;
   }
 }
 
