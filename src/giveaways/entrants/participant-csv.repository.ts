@@ -156,8 +156,8 @@ async function pageEnd(base: PageQuery, after: CsvPosition | undefined) {
 /**
  * PostgreSQL formats a page on one core, which made its export 2–3 times as slow as SQLite's.
  * Two pages are formatted at once, on two connections: where a page ends is read first from the
- * index alone (a fraction of a millisecond), so the next page starts before the current one is
- * done. A page is a range of positions, so a row that arrives meanwhile lands in one page only.
+ * index alone (5 000 entries, against the ordered read of a million in 0.14 s), so the next page
+ * starts before the current one is done. A page is a range of positions, so a row that arrives meanwhile lands in one page only.
  * At most two pages wait for a slow client.
  */
 async function* postgresPages(
