@@ -18,7 +18,7 @@ test('npm start goes through the shim that checks the Node version first', () =>
   assert.equal(manifest.engines.node, '>=24');
 });
 
-test('the shim, the systemd unit in the docs and the servers tests start give Node the flags npm start gives it', () => {
+test('the shim, the systemd unit in the docs and the servers that tests start give Node the flags npm start gives it', () => {
   const flags = START_FLAGS.join(' ');
   assert.ok(flags.length > 0);
   assert.equal(readFileSync(BIN, 'utf8').split('\n')[0], `#!/usr/bin/env -S node ${flags}`);

@@ -33,8 +33,6 @@ export const CSV_PAGE_ROWS = { sqlite: 2000, postgres: 5000 } as const;
  */
 export interface CsvPage {
   count: number;
-  /** Whether the page was full, so that another may follow. */
-  more: boolean;
   /** The page's last row; undefined when the page is empty. */
   last: CsvPosition | undefined;
   text?: string;
@@ -94,8 +92,7 @@ async function pageText(trx: Kysely<Database>, query: PageQuery, winners: readon
     ])
     .executeTakeFirstOrThrow();
   const last = row.last ? { second: Number(row.last[0]), telegramId: Number(row.last[1]) } : undefined;
-  const count = Number(row.count);
-  return { text: row.text ?? '', count, more: count === CSV_PAGE_ROWS.postgres, last };
+  return { text: row.text ?? '', count: Number(row.count), last };
 }
 
 /**
@@ -103,13 +100,13 @@ async function pageText(trx: Kysely<Database>, query: PageQuery, winners: readon
  * object: at a million rows those cost more than the export itself and swell the heap by over
  * 100 MB, so the store joins the page into one JSON text, parsed once.
  */
-async function pageRows(trx: Kysely<Database>, query: PageQuery, limit: number): Promise<CsvPage> {
+async function pageRows(trx: Kysely<Database>, query: PageQuery): Promise<CsvPage> {
   const columns = query.select(['telegram_id', 'username', 'first_name', 'joined_at']);
   const row = await trx.selectFrom(columns.as('page')).select(ROWS_AS_JSON.as('rows')).executeTakeFirst();
   const rows = inCsvOrder(JSON.parse(row?.rows ?? '[]') as CsvRow[]);
   const end = rows.at(-1);
   const last = end ? { second: Math.floor(end[3] / 1000), telegramId: end[0] } : undefined;
-  return { rows, count: rows.length, more: rows.length === limit, last };
+  return { rows, count: rows.length, last };
 }
 
 /** SQLite's aggregate keeps its input's order in practice; this makes it a guarantee. */
@@ -128,12 +125,7 @@ function inCsvOrder(rows: CsvRow[]): CsvRow[] {
 /** SQLite: the rest of one second's page, then the next seconds'. */
 function joined(first: CsvPage, then: CsvPage): CsvPage {
   const rows = (first.rows ?? []).concat(then.rows ?? []);
-  return {
-    rows,
-    count: rows.length,
-    more: rows.length === CSV_PAGE_ROWS.sqlite,
-    last: then.last ?? first.last,
-  };
+  return { rows, count: rows.length, last: then.last ?? first.last };
 }
 
 const SECOND = sql<number>`joined_at / 1000`;
@@ -157,8 +149,8 @@ async function pageEnd(base: PageQuery, after: CsvPosition | undefined) {
  * PostgreSQL formats a page on one core, which made its export 2–3 times as slow as SQLite's.
  * Two pages are formatted at once, on two connections: where a page ends is read first from the
  * index alone (5 000 entries, against the ordered read of a million in 0.14 s), so the next page
- * starts before the current one is done. A page is a range of positions, so a row that arrives meanwhile lands in one page only.
- * At most two pages wait for a slow client.
+ * starts before the current one is done. A page is a range of positions, so a row that arrives
+ * meanwhile lands in one page only. At most two pages wait for a slow client.
  */
 async function* postgresPages(
   trx: Kysely<Database>,
@@ -178,7 +170,7 @@ async function* postgresPages(
       // The last page as far as the index knew; rows may have arrived since.
       const page = await current;
       yield page;
-      if (!page.more || !page.last) return;
+      if (page.count < CSV_PAGE_ROWS.postgres || !page.last) return;
       end = await pageEnd(base, page.last);
       current = range(page.last, end);
       continue;
@@ -200,11 +192,11 @@ async function* postgresPages(
  */
 async function* sqlitePages(trx: Kysely<Database>, base: PageQuery): AsyncGenerator<CsvPage> {
   const limit = CSV_PAGE_ROWS.sqlite;
-  let page = await pageRows(trx, inOrder(base).limit(limit), limit);
+  let page = await pageRows(trx, inOrder(base).limit(limit));
   for (;;) {
     yield page;
     const after = page.last;
-    if (!page.more || !after) return;
+    if (page.count < limit || !after) return;
     const rest = await pageRows(
       trx,
       base
@@ -212,18 +204,13 @@ async function* sqlitePages(trx: Kysely<Database>, base: PageQuery): AsyncGenera
         .where('telegram_id', '>', after.telegramId)
         .orderBy('telegram_id')
         .limit(limit),
-      limit,
     );
-    page = rest.more
-      ? rest
-      : joined(
-          rest,
-          await pageRows(
-            trx,
-            inOrder(base.where(SECOND, '>', after.second)).limit(limit - rest.count),
-            limit - rest.count,
-          ),
-        );
+    if (rest.count === limit) {
+      page = rest;
+      continue;
+    }
+    const later = inOrder(base.where(SECOND, '>', after.second)).limit(limit - rest.count);
+    page = joined(rest, await pageRows(trx, later));
   }
 }
 
