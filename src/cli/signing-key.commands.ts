@@ -3,14 +3,9 @@ import { configFromEnv } from '../config.ts';
 import { createSigningKey, type SigningKey, signingKeySecret } from '../signing/certificate-crypto.ts';
 import { ConfiguredKeyError, LEASE_MS, REFRESH_MS, type Signer } from '../signing/signer.ts';
 import type { Command, Io } from './command.ts';
-import { newKeyFile, writeKeyFile } from './key-file.ts';
+import { keyFileCommands } from './key-file.ts';
 import { listCommand } from './list-command.ts';
 import { withServices } from './store-session.ts';
-
-function writeSigningKeyFile(path: string, key: SigningKey, io: Io): number {
-  const told = `Wrote the key ${key.kid} to ${path}. Start the server with TYCHE_SIGNING_KEY_FILE=${path}.`;
-  return writeKeyFile(path, signingKeySecret(key), io, key.kid, told);
-}
 
 /** How long `rotate --wait` waits for the replaced key's leases to run out before it gives up. */
 const WAIT_LIMIT_MS = 4 * LEASE_MS;
@@ -97,37 +92,26 @@ export const signingKeyList = listCommand({
   ],
 });
 
-export const signingKeyExport: Command = {
-  name: 'signing-key export',
-  usage: 'signing-key export FILE',
-  summary: `Write the generated signing key in use to FILE (a new file, mode 600), so it can be kept apart
+const signingKey = keyFileCommands<SigningKey>({
+  group: 'signing-key',
+  summaries: {
+    export: `Write the generated signing key in use to FILE (a new file, mode 600), so it can be kept apart
 from the database and configured with TYCHE_SIGNING_KEY_FILE: the same key goes on signing, announced
 in the log once, and a lost database no longer takes it along.`,
-  async run({ positionals }, io) {
-    const path = newKeyFile(positionals, io, 'signing-key export');
-    if (path === undefined) return 1;
-    if (configFromEnv(io.env).TYCHE_SIGNING_KEY) {
-      io.err(
-        'tyche signing-key export: the key in use already comes from TYCHE_SIGNING_KEY or TYCHE_SIGNING_KEY_FILE',
-      );
-      return 2;
-    }
-    const key = await withServices(io.env, async ({ signer }) => signer.current());
-    return writeSigningKeyFile(path, key, io);
-  },
-};
-
-export const signingKeyGenerate: Command = {
-  name: 'signing-key generate',
-  usage: 'signing-key generate FILE',
-  summary: `Write a new Ed25519 signing key to FILE (a new file, mode 600) for TYCHE_SIGNING_KEY_FILE, and
+    generate: `Write a new Ed25519 signing key to FILE (a new file, mode 600) for TYCHE_SIGNING_KEY_FILE, and
 print its kid. Keep a copy of FILE apart from the database: with it, a lost database does not take
 the key that signed every certificate with it. Needs no store.`,
-  async run({ positionals }, io) {
-    const path = newKeyFile(positionals, io, 'signing-key generate');
-    if (path === undefined) return 1;
-    // Validates the environment like every command, although no store is opened.
-    configFromEnv({ ...io.env, TYCHE_SIGNING_KEY_FILE: undefined, TYCHE_SIGNING_KEY: undefined });
-    return writeSigningKeyFile(path, createSigningKey(), io);
   },
-};
+  fileVariable: 'TYCHE_SIGNING_KEY_FILE',
+  variables: ['TYCHE_SIGNING_KEY', 'TYCHE_SIGNING_KEY_FILE'],
+  key: 'key in use',
+  // Either variable leaves the key in TYCHE_SIGNING_KEY once the configuration is read.
+  configured: (config) => config.TYCHE_SIGNING_KEY !== undefined,
+  stored: ({ signer }) => signer.current(),
+  fresh: () => createSigningKey(),
+  written: (key) => ({ secret: signingKeySecret(key), id: key.kid, what: `key ${key.kid}` }),
+  next: { export: 'Start the server', generate: 'Start the server' },
+});
+
+export const signingKeyExport = signingKey.export;
+export const signingKeyGenerate = signingKey.generate;
