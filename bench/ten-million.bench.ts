@@ -265,7 +265,15 @@ the CSV tests hold both stores to them): at ten million the export grew the serv
 (before the cap, below), at a million by 4–36 MB, at the cost of time (24.0 s for ten million against 16.7 s
 before). SQLite still hands over rows, parsed from one JSON text a page. Formatting in SQLite too
 was tried: at a million it took 2.05–2.26 s instead of 1.11–1.22 s and still grew the process by
-57–58 MB, so it was not kept. Node 24 lets V8's young generation grow to 128 MB under a steady
+57–58 MB, so it was not kept. Tried again with the cap and 2 000-row pages (the store alone, a
+million, side by side, the same bytes): the lines built by SQLite (\`strftime\` for the time, a
+\`GLOB\` to skip the escaping most names do not need, \`group_concat(… order by …)\` for a
+guaranteed order) took 2.0–2.4 s against 1.6 s for rows parsed and formatted in the process, and
+grew the process by 11–14 MB against 37–40 MB (V8's old space 13 against 42 MB). The time column
+is most of the difference; formatting each second once, in a grouped query, took 1.7–2.2 s. Not
+kept either: it trades a quarter to a half of the export's speed for its memory. In the process,
+each young-generation collection (about every 7 MB allocated) found about 1.2 MB alive and moved
+about 110 KB of it to the old space, where it stays until a full collection. Node 24 lets V8's young generation grow to 128 MB under a steady
 stream of short-lived objects and keeps it; the server now runs with it capped at 16 MB
 (\`--max-semi-space-size=8\`, in \`npm start\` and in the first line of \`bin/tyche.js\`), and a
 page is 2 000 rows so that its JSON and its text stay under 128 KiB, above which V8 puts a string
