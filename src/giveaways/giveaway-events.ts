@@ -36,6 +36,7 @@ export function createGiveawayEvents(outbox: Outbox, publicBaseUrl: string): Giv
     async created() {},
 
     async joined(row, entrants) {
+      if (!(await outbox.subscribed(row.account_id, 'participant.joined'))) return;
       const giveaway = view(row, {});
       await outbox.record(
         entrants.map((e) => ({
