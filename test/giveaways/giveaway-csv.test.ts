@@ -52,7 +52,7 @@ describe('csv cells', () => {
       '42,a,,2026-03-04T05:06:07,true\r\n',
     );
     assert.equal(
-      csvRowLine([9007199254740991, null, 'B, C', 0], false),
+      csvRowLine(['9007199254740991', null, 'B, C', 0], false),
       '9007199254740991,,"B, C",1970-01-01T00:00:00,false\r\n',
     );
   });
@@ -60,7 +60,7 @@ describe('csv cells', () => {
 
 /** The telegram_ids of a page of the report, as either store hands it over. */
 function idsOf(page: CsvPage): number[] {
-  if (page.rows) return page.rows.map((row) => row[0]);
+  if (page.rows) return page.rows.map((row) => Number(row[0]));
   return (page.text ?? '')
     .split('\r\n')
     .filter(Boolean)

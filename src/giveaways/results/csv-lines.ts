@@ -13,13 +13,15 @@ export async function* participantCsvLines(
   bom: boolean,
 ): AsyncGenerator<string> {
   yield (bom ? UTF8_BOM : '') + CSV_HEADER;
+  // Rows carry their id as text (CsvRow says why).
+  const winnerIds = new Set([...winners].map(String));
   for await (const page of participants.csvPages(giveawayId, [...winners])) {
-    const text = page.text ?? linesOf(page.rows ?? [], winners);
+    const text = page.text ?? linesOf(page.rows ?? [], winnerIds);
     if (text.length > 0) yield text;
   }
 }
 
-function linesOf(rows: readonly CsvRow[], winners: ReadonlySet<number>): string {
+function linesOf(rows: readonly CsvRow[], winners: ReadonlySet<string>): string {
   const parts = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) parts[i] = csvRowLine(rows[i], winners.has(rows[i][0]));
   return parts.join('');

@@ -42,7 +42,7 @@ export interface CsvParticipantLine {
 }
 
 function line(
-  id: number,
+  id: number | string,
   username: string | null,
   firstName: string | null,
   joinedAt: number,
