@@ -36,7 +36,6 @@ export function createGiveawayEvents(outbox: Outbox, publicBaseUrl: string): Giv
     async created() {},
 
     async joined(row, entrants) {
-      if (!(await outbox.subscribed(row.account_id, 'participant.joined'))) return;
       const giveaway = view(row, {});
       await outbox.record(
         entrants.map((e) => ({
@@ -44,7 +43,7 @@ export function createGiveawayEvents(outbox: Outbox, publicBaseUrl: string): Giv
           type: 'participant.joined' as const,
           orderingKey: row.public_id,
           at: Number(e.joined_at),
-          data: {
+          data: () => ({
             ...giveaway,
             entrant: {
               telegram_id: Number(e.telegram_id),
@@ -53,7 +52,7 @@ export function createGiveawayEvents(outbox: Outbox, publicBaseUrl: string): Giv
               entry_number: Number(e.entry_number),
               joined_at: new Date(Number(e.joined_at)).toISOString(),
             },
-          },
+          }),
         })),
       );
     },

@@ -15,20 +15,11 @@ export interface Outbox {
    * change commits. An account without a subscribed endpoint costs one indexed read.
    */
   record(events: readonly EventRecord[]): Promise<void>;
-  /**
-   * Whether an endpoint of the account subscribes to `type`: a change with many events (a bulk
-   * entry's participant.joined, one an entrant) builds none of them when nobody would receive them.
-   */
-  subscribed(accountId: string, type: WebhookEvent): Promise<boolean>;
 }
 
 export function createOutbox(handle: Kysely<Database>): Outbox {
   const outbox = createOutboxRepository(handle);
   return {
-    async subscribed(accountId, type) {
-      return (await outbox.subscribers(accountId)).some((s) => s.events.includes(type));
-    },
-
     async record(events) {
       if (events.length === 0) return;
       const subscribers = new Map<string, { id: string; events: WebhookEvent[] }[]>();

@@ -16,7 +16,11 @@ export interface EventRecord {
   type: WebhookEvent;
   /** Events with one key reach one endpoint in the order they were recorded (the giveaway). */
   orderingKey: string;
-  data: object;
+  /**
+   * Or what builds it, called only for an event some endpoint receives: a bulk entry records a
+   * participant.joined per entrant, and an account without a subscriber needs none of them built.
+   */
+  data: object | (() => object);
   /** When it happened, epoch milliseconds. */
   at: number;
 }
@@ -36,5 +40,6 @@ export function newMessageId(at: number): string {
 
 /** The exact body of a message: the same bytes are signed and sent on every attempt. */
 export function messageBody(event: Pick<EventRecord, 'type' | 'data' | 'at'>): string {
-  return JSON.stringify({ type: event.type, timestamp: new Date(event.at).toISOString(), data: event.data });
+  const data = typeof event.data === 'function' ? event.data() : event.data;
+  return JSON.stringify({ type: event.type, timestamp: new Date(event.at).toISOString(), data });
 }
