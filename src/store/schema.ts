@@ -174,6 +174,11 @@ export interface ParticipantsTable extends EntrantColumns {
   /** 16 bytes, hex; null only for a row whose id the migration could not hash. */
   salt: string | null;
   leaf_hash: string | null;
+  /**
+   * PostgreSQL only (migration 022): the entrant's line of the participants report up to
+   * `is_winner`, written as the entrant joins. SQLite has no such column.
+   */
+  csv_cells?: string | null;
 }
 
 export interface CertificatesTable {

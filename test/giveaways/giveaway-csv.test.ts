@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createGiveawayRepository } from '../../src/giveaways/core/giveaway.repository.ts';
+import { csvCell } from '../../src/giveaways/entrants/csv-cells.ts';
 import { createParticipantRepository } from '../../src/giveaways/entrants/participant.repository.ts';
 import { CSV_PAGE_ROWS, type CsvPage } from '../../src/giveaways/entrants/participant-csv.repository.ts';
 import { newEntrantLeaf } from '../../src/giveaways/entrants/participants.ts';
-import { csvCell, csvLine, csvRowLine } from '../../src/giveaways/results/csv.ts';
+import { csvLine, csvRowLine } from '../../src/giveaways/results/csv.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createFakeClock } from '../helpers/fake-clock.ts';
 import { securitySuite } from '../helpers/security-suite.ts';

@@ -2,9 +2,11 @@ import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
 import { insertInChunks } from '../../store/chunked-insert.ts';
 import { type PreparedQuery, prepareQuery } from '../../store/prepared-query.ts';
 import type { Database, ExcludedEntrantsTable, ParticipantsTable } from '../../store/schema.ts';
+import { csvCells } from './csv-cells.ts';
 import { refreshStatisticsIfStale } from './participant-statistics.repository.ts';
 
-export type ParticipantRow = Selectable<ParticipantsTable>;
+/** A participant as written; its report cells (PostgreSQL) are made from these columns on the way in. */
+export type ParticipantRow = Omit<Selectable<ParticipantsTable>, 'csv_cells'>;
 
 /** SQLite binds at most 32 766 values per statement: 8 columns × 2000 rows stays well below. */
 const ROWS_PER_INSERT = 2000;
@@ -47,27 +49,31 @@ const COLUMNS = [...JOINED_COLUMNS, 'salt', 'leaf_hash'] as const;
 /**
  * PostgreSQL takes a whole batch as one array per column, unnested into rows: one short
  * statement, prepared once per connection, whatever the batch's size (a VALUES list of that
- * many rows would be parsed and planned again at every size).
+ * many rows would be parsed and planned again at every size). Each row also carries its line of
+ * the participants report (`csv_cells`, migration 022), which the export then reads finished.
  */
 function unnestInsert(db: Kysely<Database>) {
   return prepareQuery(db, (slot) =>
     db
       .insertInto('participants')
-      .columns([...COLUMNS])
+      .columns([...COLUMNS, 'csv_cells'])
       .expression(
-        sql`select * from unnest(${slot('giveaway_id')}::bigint[], ${slot('telegram_id')}::bigint[], ${slot('entry_number')}::integer[], ${slot('username')}::text[], ${slot('first_name')}::text[], ${slot('joined_at')}::bigint[], ${slot('salt')}::text[], ${slot('leaf_hash')}::text[])`,
+        sql`select * from unnest(${slot('giveaway_id')}::bigint[], ${slot('telegram_id')}::bigint[], ${slot('entry_number')}::integer[], ${slot('username')}::text[], ${slot('first_name')}::text[], ${slot('joined_at')}::bigint[], ${slot('salt')}::text[], ${slot('leaf_hash')}::text[], ${slot('csv_cells')}::text[])`,
       ),
   );
 }
 
-/** `rows` as one array per column, for unnestInsert. */
+/** `rows` as one array per column, and their report lines, for unnestInsert. */
 function byColumn(rows: readonly ParticipantRow[]): Record<string, unknown[]> {
   const columns: Record<string, unknown[]> = {};
   for (const column of COLUMNS) columns[column] = new Array(rows.length);
+  const cells = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
     for (const column of COLUMNS) columns[column][i] = row[column];
+    cells[i] = csvCells(row.telegram_id, row.username, row.first_name, row.joined_at);
   }
+  columns.csv_cells = cells;
   return columns;
 }
 

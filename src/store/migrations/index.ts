@@ -20,6 +20,7 @@ import * as termsAndOwnerEntries from './018-terms-and-owner-entries.ts';
 import * as usageLeases from './019-usage-leases.ts';
 import * as botMenuLanguage from './020-bot-menu-language.ts';
 import * as jobEffects from './021-job-effects.ts';
+import * as participantCsvCells from './022-participant-csv-cells.ts';
 import type { DataSteps } from './data-steps.ts';
 
 /**
@@ -52,6 +53,7 @@ export function migrationProviderWith(steps?: DataSteps): MigrationProvider {
     '019-usage-leases': usageLeases,
     '020-bot-menu-language': botMenuLanguage,
     '021-job-effects': jobEffects,
+    '022-participant-csv-cells': participantCsvCells,
   };
   return { getMigrations: async () => migrations };
 }
