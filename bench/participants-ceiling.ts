@@ -1,5 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
+import { csvCells } from '../src/giveaways/entrants/csv-cells.ts';
 import { newEntrantLeaf } from '../src/giveaways/entrants/participants.ts';
 
 /** Rows per transaction, as the API's JSON calls commit them. */
@@ -61,10 +62,12 @@ export async function storeCeiling(
   } else {
     const client = new pg.Client({ connectionString: target.databaseUrl });
     await client.connect();
-    const text = `insert into participants (${COLUMNS}) select * from unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[])`;
+    // Each row with its report cells, as the repository writes it on PostgreSQL.
+    const text = `insert into participants (${COLUMNS}, csv_cells) select * from unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::text[])`;
     for (let from = 1; from <= total; from += PER_TRANSACTION) {
       const rows = rowsOf(giveawayId, from, Math.min(PER_TRANSACTION, total - from + 1), participant);
-      const columns = Array.from({ length: 8 }, (_, c) => rows.map((row) => row[c]));
+      const columns: unknown[][] = Array.from({ length: 8 }, (_, c) => rows.map((row) => row[c]));
+      columns.push(rows.map((row) => csvCells(row[1], row[3], row[4], row[5])));
       const started = performance.now();
       await client.query('begin');
       await client.query({ name: 'ceiling', text, values: columns });

@@ -79,24 +79,57 @@ the WAL (no faster, and not durable), and a WAL checkpointed every 100 000 pages
 settings of the SQLite connection would help: \`temp_store = MEMORY\` keeps that statement
 journal in memory (10% less CPU measured), and a checkpoint run apart from the committing call
 would take the copy-back (a quarter to a third of the store's time at a million) off the
-calls. On
-PostgreSQL the database formats the export: each page of 5 000 rows comes back as its finished
-lines in one text, so the server allocates a text a page instead of an object and four values a
-row. Measured side by side on one store of a million (the export run twice per server, the second
-timed; three rounds): 2.30–2.38 s with the RSS 4–31 MB above its start and back to about 180 MB,
-against 1.89–2.11 s for rows formatted by the server, whose RSS sat at 330–390 MB after the first
-export. The database's formatting (to_char for the time, a regular expression per name) is the
-time; a page is one range scan on a row-value comparison. That formatting runs on one core: in
-one pass over a million rows, psql timed the bare ordered read at 0.14 s and the formatted lines
-at 1.72 s (0.75 s of it the time column; cheaper spellings of the time saved a tenth). Two pages
-are now formatted at once on two connections, the next page's end read first from the index:
-the store alone exported a million in 1.33–1.73 s instead of 1.99–2.31 s (the same bytes, two
-rounds of three, side by side), and this run's end-to-end ratio is 1.92× (2.79× before), where
-the server's writing and the client's reading share the machine's two cores with the database.
-SQLite stays faster: its rows are read in the same process, without a protocol between. Right after a
-bulk entry PostgreSQL's index-only reads still visit the table for every row until a VACUUM sets
-the visibility map (autovacuum does, where it runs): a \`VACUUM\` of 0.4 s made the seal's read
-of a million 0.38 s instead of 0.7–0.9 s.
+calls.
+
+**The PostgreSQL export.** Each entrant's line of the report up to \`is_winner\` is stored as it
+joins (\`csv_cells\`, made by the code that formats SQLite's rows in the process), and the covering
+index holds it in place of the two names: a page of 5 000 rows comes back as one text joined from
+stored lines, so the server allocates a text a page instead of an object and four values a row.
+Until then the database formatted each line at export time (to_char for the time, a regular
+expression per name). In one pass over a million rows, psql timed that at 2.2–2.8 s, and the
+stored lines read along the index at 0.63 s. Cheaper spellings were tried first and saved
+nothing in the full expression: \`like\` instead of the regular expressions, the timestamp's text
+instead of to_char. The store alone exported a million, after a \`VACUUM\`, three times each,
+side by side: 1.12–1.25 s against 2.45–2.56 s.
+
+The price is paid at entry: each row carries about 60 bytes more, in the table and in the
+index. The store alone wrote 24 800–25 200 rows/s against 27 500–28 900, two runs each, side by
+side. Formatting in the database at entry, in the insert statement, cost as much. A generated
+column calling an SQL function cost a third. SQLite keeps formatting in the process: storing the
+text there cost its bulk entry a quarter (16 000 against 20 900 rows/s, the store alone). Rows
+from before the change get their cells from migration 022. Rows that a process of the previous
+version inserts during a rolling restart get theirs from a trigger, which does nothing for a
+row that arrives with its cells.
+
+The whole bench, back to back on the same machine in a slow hour, before and after the stored
+lines (both with the plain bounds below):
+
+| measure | before | after |
+|---|---|---|
+| PostgreSQL export of a million, end to end | 3.59 s | 2.69 s |
+| SQLite export of a million (code unchanged) | 2.78 s | 2.10 s |
+| PostgreSQL export / SQLite export | 1.29 × | 1.28 × |
+| PostgreSQL, JSON calls | 21 413 rows/s | 18 844 rows/s |
+| PostgreSQL, one upload | 16 557 rows/s | 13 887 rows/s |
+
+End to end the export gains a quarter, not half: the server's writing and the client's reading
+share the machine's two cores with the database. Two pages are read at once on two connections,
+the next page's end read first from the index (measured while the database still formatted:
+1.33–1.73 s instead of 1.99–2.31 s for the store alone). SQLite stays faster: its rows are read
+in the same process, without a protocol between.
+
+**Right after a bulk entry** PostgreSQL's index-only reads still visit the table for every row,
+until a VACUUM sets the visibility map (autovacuum does, where it runs): a \`VACUUM\` of 0.4 s made
+the seal's read of a million 0.38 s instead of 0.7–0.9 s. Without that map, PostgreSQL also
+chose a different plan for the export: it estimated a page's row-value range at about 110 000
+rows of a million, and then scanned and sorted the whole table for every page. That took
+0.2–0.27 s a page and 20–30 s an export, on the store alone, with or without the stored lines. A page now names
+its seconds again as plain bounds, which PostgreSQL estimates from the index's statistics, and
+it reads the page along the index: 2.0–3.5 s.
+
+**One slow upload.** In the run whose table stands above, the PostgreSQL upload of a million took
+168 s (5 950 rows/s). The two runs of the same code before it took 60–72 s (13 887 rows/s), and a
+run of 300 000 right after it ran at 14 720 rows/s. The cause of that one slow run was not found.
 
 **The upload** is written to a file as it arrives, then read once and stored in one transaction,
 10 000 at a time; its rate covers the transfer, the check and the store. Its peak RSS growth,
