@@ -101,7 +101,7 @@ export function createServices(config: Config, store: Store, options: ServiceOpt
     clock,
     secret: config.TYCHE_SIGNING_KEY,
   });
-  const operations = createOperationRepository(store.db);
+  const operations = createOperationRepository(store.db, store.batchDb);
   const random = createRandomService({
     cascade,
     operations,

@@ -15,7 +15,8 @@ export type OperationRecord = Selectable<OperationsTable>;
 /** SQLite allows 32 766 bound values per statement; 10 columns × 500 rows stays far below. */
 const ROWS_PER_INSERT = 500;
 
-export function createOperationRepository(db: Kysely<Database>) {
+/** `batchDb`: where counted records are written in group commit (Store.batchDb). */
+export function createOperationRepository(db: Kysely<Database>, batchDb: Kysely<Database> = db) {
   const recordStatement = (slot: Slot) =>
     db.insertInto('operations').values({
       request_id: slot('request_id'),
@@ -30,7 +31,7 @@ export function createOperationRepository(db: Kysely<Database>) {
       operation_count: slot('operation_count'),
     });
   const insertRecord = prepareBatchedWrite(db, recordStatement);
-  const insertCounted = createCountedRecords(db, recordStatement);
+  const insertCounted = createCountedRecords(batchDb, recordStatement);
   // The id itself (a record's first id, a draw's, or a row from before 009) or its base.
   const findEither = prepareQuery(db, (slot) =>
     db

@@ -77,15 +77,25 @@ export const MIGRATION_TIMEOUTS = { statementMs: 900_000, lockMs: 30_000 };
 /** Connections a pool keeps at most when not told (TYCHE_DB_POOL_SIZE sets it for the server). */
 const POOL_SIZE = 10;
 
+/**
+ * How PostgreSQL plans a prepared statement's later runs on these connections. `auto` is the
+ * server's default: it plans each run for its values until five runs show that one plan for any
+ * value costs no more. `generic` plans once: for the random endpoints' batch statement, whose
+ * custom plans the server kept choosing, planning was half of the database's time per batch.
+ */
+export type PlanMode = 'auto' | 'generic';
+
 export function openPostgres(
   url: string,
   timeouts: PostgresTimeouts = DEFAULT_TIMEOUTS,
   poolSize = POOL_SIZE,
+  plans: PlanMode = 'auto',
 ): { db: Kysely<Database>; pool: pg.Pool } {
   const { pg, Cursor } = driver();
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
+    options: plans === 'generic' ? '-c plan_cache_mode=force_generic_plan' : undefined,
     types: typesOf(pg),
     connectionTimeoutMillis: timeouts.connectMs,
     // The server cancels a slow statement itself; the client-side limit below covers a server

@@ -20,6 +20,12 @@ export interface MigrationReport {
 /** The storage port: one Kysely handle whichever engine is behind it. */
 export interface Store {
   readonly db: Kysely<Database>;
+  /**
+   * The handle the random endpoints' group commit writes its batches on (counted-record
+   * repository). On PostgreSQL a connection of its own, which plans its statements once: one
+   * batch in flight needs no more. On SQLite the store's own handle.
+   */
+  readonly batchDb: Kysely<Database>;
   readonly dialect: Dialect;
   /** Where the data lives, without credentials, for start-up logs. */
   readonly location: string;
@@ -57,6 +63,7 @@ export function openStore(options: StoreOptions): Store {
     const url = options.DATABASE_URL;
     const location = redactUrl(url);
     const { db } = openPostgres(url, timeouts, options.TYCHE_DB_POOL_SIZE);
+    const batchDb = openPostgres(url, timeouts, 1, 'generic').db;
     // Migrations may rewrite large tables: they get a pool of their own with limits of their own.
     const migration: Required<PostgresTimeouts> = {
       connectMs: timeouts.connectMs,
@@ -65,6 +72,7 @@ export function openStore(options: StoreOptions): Store {
     };
     const what = `the PostgreSQL store at ${location} (DATABASE_URL)`;
     return createStore(db, 'postgres', location, {
+      batchDb,
       migrationDb: () => openPostgres(url, migration).db,
       explain: (error) => unreachable(what, error, timeouts.connectMs),
       explainMigration: (error) => migrationStalled(what, error, migration),
@@ -139,6 +147,8 @@ function migrationStalled(
 }
 
 interface StoreWiring {
+  /** The group commit's handle, when it is not the store's own. */
+  batchDb?: Kysely<Database>;
   /** A handle of its own for migrations, closed after them; the store's own handle otherwise. */
   migrationDb?: () => Kysely<Database>;
   /** Turns an error of the store into the one-line error the operator sees. */
@@ -148,9 +158,10 @@ interface StoreWiring {
 }
 
 function createStore(db: Kysely<Database>, dialect: Dialect, location: string, options: StoreWiring): Store {
-  const { migrationDb, explain, explainMigration } = options;
+  const { batchDb = db, migrationDb, explain, explainMigration } = options;
   return {
     db,
+    batchDb,
     dialect,
     location,
     async migrate(steps) {
@@ -172,6 +183,7 @@ function createStore(db: Kysely<Database>, dialect: Dialect, location: string, o
     },
     async close() {
       await db.destroy();
+      if (batchDb !== db) await batchDb.destroy();
     },
   };
 }

@@ -61,7 +61,7 @@ for (const target of await storeTargets()) {
             clock,
             holder: `process-${i}`,
           }),
-          operations: createOperationRepository(store.db),
+          operations: createOperationRepository(store.db, store.batchDb),
           leases: 0,
         };
         started.push(counted);
