@@ -56,3 +56,14 @@ export async function openWatched(
   page.on('pageerror', (error) => watch.consoleErrors.push(error.message));
   return { context, page };
 }
+
+/**
+ * Unfolds the check list under a /verify verdict as a visitor does, by tapping its summary: on a
+ * phone the checks fold when all passed. Says whether they were folded.
+ */
+export async function unfoldChecks(page: Page): Promise<boolean> {
+  const details = page.locator('#verify-details');
+  const folded = !(await details.evaluate((d) => (d as HTMLDetailsElement).open));
+  if (folded) await details.locator('summary').click();
+  return folded;
+}

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import type { CertificateV2, Receipt } from '../src/proof/v2-types.ts';
-import { ARTIFACTS, DESKTOP, launchChromium, MOBILE } from './browser.ts';
+import { ARTIFACTS, DESKTOP, launchChromium, MOBILE, unfoldChecks } from './browser.ts';
 import { startVerifiableServer, type VerifiableServer } from './verifiable-server.ts';
 
 const AXE = fileURLToPath(new URL('../node_modules/axe-core/axe.min.js', import.meta.url));
@@ -133,6 +133,7 @@ describe('the public pages for people, in a real browser', () => {
         await page.locator('#verify-button').click();
         await page.locator('#verify-status.verdict').waitFor({ timeout: 30_000 });
         assert.equal(await page.locator('#verify-checks li.check.bad').count(), 0);
+        await unfoldChecks(page);
         await shoot(page, `public-verify-${locale.slice(0, 2)}-${viewport.width}`);
         await accessible(page, `/verify ${locale}`);
         await page.context().close();

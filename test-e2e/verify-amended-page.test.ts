@@ -4,7 +4,15 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Amendment } from '../src/proof/amendments.ts';
 import { startChainServer } from '../test/helpers/chain-server.ts';
-import { ARTIFACTS, DESKTOP, launchChromium, MOBILE, newPageWatch, openWatched } from './browser.ts';
+import {
+  ARTIFACTS,
+  DESKTOP,
+  launchChromium,
+  MOBILE,
+  newPageWatch,
+  openWatched,
+  unfoldChecks,
+} from './browser.ts';
 
 const watch = newPageWatch();
 const NOTE = 'Same phone as winner #2 <script>alert(1)</script>';
@@ -57,6 +65,7 @@ describe('the certificate page of an amended draw in a real browser', () => {
   async function verifyInBrowser(page: Page) {
     await page.getByRole('button', { name: 'Verify this draw' }).click();
     await page.locator('#verify-status.verdict').waitFor({ timeout: 30_000 });
+    await unfoldChecks(page);
     return {
       status: await page.locator('#verify-status').innerText(),
       passed: await page.locator('#verify-checks li.check.ok strong').allInnerTexts(),

@@ -8,7 +8,15 @@ import type { Browser, Page } from 'playwright-core';
 import type { Certificate } from '../src/giveaways/draw/certificate.ts';
 import { runTyche } from '../test/helpers/cli.ts';
 import { type ServerProcess, startServerProcess } from '../test/helpers/server-process.ts';
-import { ARTIFACTS, DESKTOP, launchChromium, MOBILE, newPageWatch, openWatched } from './browser.ts';
+import {
+  ARTIFACTS,
+  DESKTOP,
+  launchChromium,
+  MOBILE,
+  newPageWatch,
+  openWatched,
+  unfoldChecks,
+} from './browser.ts';
 
 const TITLE = `Launch giveaway — 3 × headphones <script>alert("x")</script> & 'friends'`;
 
@@ -65,6 +73,7 @@ describe('the verification page in a real browser', () => {
     const button = page.getByRole('button', { name: 'Verify this draw' });
     await button.click();
     await page.locator('#verify-status.verdict').waitFor();
+    await unfoldChecks(page);
     return page.locator('#verify-status').innerText();
   }
 

@@ -6,7 +6,15 @@ import { seedOf } from '../src/log/log-key.ts';
 import { parseNote, signNote, verifierKey } from '../src/proof/note.ts';
 import type { CertificateV2 } from '../src/proof/v2-types.ts';
 import { createSigningKey } from '../src/signing/certificate-crypto.ts';
-import { ARTIFACTS, DESKTOP, launchChromium, MOBILE, newPageWatch, openWatched } from './browser.ts';
+import {
+  ARTIFACTS,
+  DESKTOP,
+  launchChromium,
+  MOBILE,
+  newPageWatch,
+  openWatched,
+  unfoldChecks,
+} from './browser.ts';
 import { startVerifiableServer, TITLE, type VerifiableServer } from './verifiable-server.ts';
 
 const watch = newPageWatch();
@@ -49,7 +57,14 @@ describe('the v2 certificate page and the /g page in a real browser', () => {
   async function verifyInBrowser(page: Page) {
     await page.getByRole('button', { name: 'Verify this draw' }).click();
     await page.locator('#verify-status.verdict').waitFor({ timeout: 30_000 });
+    // How far below the verdict the winners start, before the checks are unfolded to be read.
+    const edge = (selector: string, side: 'top' | 'bottom') =>
+      page.locator(selector).evaluate((e, at) => e.getBoundingClientRect()[at], side);
+    const winnersBelow = (await edge('#winners-heading', 'top')) - (await edge('#verify-status', 'bottom'));
+    const folded = await unfoldChecks(page);
     return {
+      folded,
+      winnersBelow,
       status: await page.locator('#verify-status').innerText(),
       passed: await page.locator('#verify-checks li.check.ok strong').allInnerTexts(),
       failed: await page.locator('#verify-checks li.check.bad strong').allInnerTexts(),
@@ -164,8 +179,19 @@ describe('the v2 certificate page and the /g page in a real browser', () => {
       ]) {
         assert.ok(result.passed.includes(`${label}: passed`), label);
       }
+      // Every check passed: on a phone they fold under the verdict, so the winners come next.
+      assert.equal(result.folded, name === 'mobile');
+      if (result.folded)
+        assert.ok(result.winnersBelow < 250, `winners ${result.winnersBelow}px below the verdict`);
+      assert.ok(await page.locator('#verify-checks li.check.ok').first().isVisible(), 'one tap shows them');
       await noOverflow(page);
       await page.screenshot({ path: join(ARTIFACTS, `verify-v2-page-${name}-valid.png`), fullPage: true });
+      if (result.folded) {
+        // Folded again, what a phone shows after the verdict: the first screen below the button.
+        await page.locator('#verify-details summary').click();
+        await page.locator('#verify-button').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(ARTIFACTS, 'verify-v2-page-mobile-valid-folded.png') });
+      }
       await context.close();
     }
     const relay = `${s.drand.url}/${s.drand.chainHash}`;
@@ -261,6 +287,7 @@ describe('the v2 certificate page and the /g page in a real browser', () => {
       'Certificate signature: FAILED',
       'Log inclusion (certificate): FAILED',
     ]);
+    assert.equal(result.folded, false, 'a failure is never folded away');
     await page.screenshot({ path: join(ARTIFACTS, 'verify-v2-page-mobile-tampered.png'), fullPage: true });
     await context.close();
   });

@@ -1,5 +1,7 @@
 // The top of /verify/{id}: the verdict, with the button that re-runs every check in the browser,
-// sits right under the title where a visitor looks first; the evidence follows below. And the
+// sits right under the title where a visitor looks first; the evidence follows below. The checks
+// themselves fold under the verdict when all passed on a narrow screen, so the winners follow it
+// there instead of a screenful of passed checks; a check that failed or warned unfolds them. And the
 // command an outsider can run: the standalone verifier this server serves, with plain Node.js
 // (the package itself is not published, so `npx tyche` would not find it).
 
@@ -20,7 +22,7 @@ export function verifyBox(cert: { hash?: string }, urls: VerifyUrls, { t }: Page
 <p>${t('v-check-lead')}</p>
 <button type="button" id="verify-button" hidden>${t('v-verify-button')}</button>
 <noscript><p>${t('v-check-noscript')}</p></noscript>
-<div id="verify-result" aria-live="polite"><p id="verify-status"></p><ul id="verify-checks" class="checks"></ul></div>
+<div id="verify-result" aria-live="polite"><p id="verify-status"></p><details id="verify-details" hidden><summary>${t('v-check-each')}</summary><ul id="verify-checks" class="checks"></ul></details></div>
 </section>`;
 }
 

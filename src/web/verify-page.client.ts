@@ -32,6 +32,9 @@ const text = pageText({
   warning: 'Warning',
 });
 
+/** The pages' phone layout (PAGE_STYLE): there passed checks fold, so the winners follow the verdict. */
+const NARROW = '(max-width: 36rem)';
+
 /** The rows the server rendered, so what a visitor reads is tied to what was verified. */
 function checkPage(section: HTMLElement, certificate: unknown): ShownCheck {
   const label = 'This page shows the certificate';
@@ -80,6 +83,7 @@ async function run(section: HTMLElement, button: HTMLButtonElement): Promise<voi
   const status = document.getElementById('verify-status')!;
   const list = document.getElementById('verify-checks')!;
   const result = document.getElementById('verify-result')!;
+  const details = document.getElementById('verify-details') as HTMLDetailsElement | null;
   button.disabled = true;
   result.setAttribute('aria-busy', 'true');
   status.className = '';
@@ -116,6 +120,10 @@ async function run(section: HTMLElement, button: HTMLButtonElement): Promise<voi
     const passed = warned.length === 0 ? text('allPassed', { total: counted.length }) : text('noneFailed');
     const warnings = warned.map((c) => ` ${text('warning')}: ${c.label}: ${c.detail}.`).join('');
     renderChecks(list, checks);
+    if (details) {
+      details.hidden = false;
+      details.open = failed > 0 || warned.length > 0 || !matchMedia(NARROW).matches;
+    }
     const operator = report.trust === 'operator';
     status.className = failed === 0 ? (operator ? 'verdict' : 'verdict ok') : 'verdict bad';
     if (failed > 0) {

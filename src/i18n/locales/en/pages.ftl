@@ -152,6 +152,7 @@ v-v2-claim = The entrant list was sealed before drand round { $round } existed, 
 v-check-heading = Check this draw
 v-check-lead = The button re-runs every check in your browser, with the same code the server uses; no account or key is needed.
 v-check-noscript = With JavaScript off, check it from a terminal: the command is at the end of this page.
+v-check-each = Each check
 v-verify-button = Verify this draw
 v-winners-heading = Winners
 v-winners-as-drawn = Winners as drawn
