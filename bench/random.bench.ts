@@ -486,8 +486,30 @@ where it was (0.39 → 0.36, 0.41 → 0.35) and two processes against one too (0
 and half of the Node process's profile is idle time, waiting for its batch. Two processes still
 serve less than one: each takes half of the ten clients into its own batches, so the same
 requests cost more commits on cores that are already full.
-Three runs of this benchmark in a row on the same day, on the merged code (the table above is
-the third): SQLite 0.52, 0.59 and 0.55 of the reference (p99 4 ms each); one PostgreSQL process
-0.39, 0.41 and 0.40 of SQLite (p99 7, 6, 6 ms), its bytes 0.70, 0.68 and 0.68 of \`/me\`; two
-processes 0.70, 0.65 and 0.72 of one (p99 12, 11, 11 ms).
+Three runs of this benchmark in a row on the same day, on the merged code, on an AMD EPYC
+machine (2026-11-27): SQLite 0.52, 0.59 and 0.55 of the reference (p99 4 ms each); one PostgreSQL
+process 0.39, 0.41 and 0.40 of SQLite (p99 7, 6, 6 ms), its bytes 0.70, 0.68 and 0.68 of \`/me\`;
+two processes 0.70, 0.65 and 0.72 of one (p99 12, 11, 11 ms).
+
+**Then: the batch statement planned once.** PostgreSQL plans a prepared statement for the values
+of each of its first five runs, then keeps doing so unless one plan for any values is estimated
+to cost no more; for the batch statement it never was, so every batch was planned again. With
+each statement's time in the server log, one process under \`count=100\`: binding (where the
+planning happens) took 0.40 ms of each batch and running it 0.17 ms; planned once
+(\`plan_cache_mode = force_generic_plan\`), 0.05 and 0.22 ms. The batches now go through a
+connection of their own that has that setting (\`Store.batchDb\`: one batch in flight needs one
+connection), so every other statement, the export's and the seal's among them, is still planned
+for its values. Measured alone per request, alternately: the backends spend 68–78 µs against
+137–146, the Node process about the same (236–274 µs against 259–301). In the benchmark, old and
+new code back to back, twice (old first each time), on an Intel Xeon machine where the reference
+served 13 100–13 500 req/s (against 20 700 on the machine of the runs above): one PostgreSQL
+process 2 747 → 3 406 and 2 664 → 3 547 req/s for \`count=100\` (+24% and +33%), 0.47 → 0.60 and
+0.45 → 0.57 of SQLite, p99 9 → 7 and 8 → 7 ms; its bytes 0.76 → 1.02 and 0.71 → 1.06 of \`/me\`;
+two processes 2 033 → 2 568 and 1 987 → 2 584 req/s (0.78 → 0.79 and 0.82 → 0.74 of one), p99
+14 → 12 and 12 → 11 ms, bytes 0.66 → 0.84 and 0.60 → 0.77 of \`/me\`. SQLite, which this does not
+touch, served 0.43 and 0.47 of the reference with the old code and 0.44 and 0.45 with the new on
+that machine; the table above is a third run of the new code there. What limits PostgreSQL now
+is the Node process: about 250 µs of its CPU per request against SQLite's 155, a tenth of its
+profile the \`writev\` that hands each batch to the database and wakes its backend, and little
+idle time left; two processes still split the ten clients into smaller batches.
 `;
