@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sign } from '@telegram-apps/init-data-node';
 import type { Browser, Page } from 'playwright-core';
+import { systemClock } from '../src/shared/clock.ts';
 import { type ChainServer, startChainServer } from '../test/helpers/chain-server.ts';
 import { runTyche } from '../test/helpers/cli.ts';
 import { type FakeTelegram, startFakeTelegram } from '../test/helpers/fake-telegram.ts';
+import { type FakeTsa, startFakeTsa, writeTsaTrust } from '../test/helpers/fake-tsa.ts';
 import { ARTIFACTS, DESKTOP, launchChromium, MOBILE } from './browser.ts';
 
 const OWNER = { id: 7_100_001, first_name: 'Olga', username: 'olga_shop', language_code: 'ru' };
@@ -47,9 +50,12 @@ describe('the Telegram Mini App in a real browser', () => {
   let fake: FakeTelegram;
   let s: ChainServer;
   let browser: Browser;
+  /** Dates the seal and the certificate; the entrant's browser trusts its root, as a visitor can. */
+  let tsa: FakeTsa;
   const pageErrors: string[] = [];
 
   before(async () => {
+    tsa = await startFakeTsa({ clock: systemClock, name: 'Fake TSA' });
     fake = await startFakeTelegram();
     fake.addChannel(CHANNEL);
     fake.makeBotAdmin(CHANNEL.id);
@@ -60,6 +66,8 @@ describe('the Telegram Mini App in a real browser', () => {
         TYCHE_PUBLIC_RATE_LIMIT: '0',
         TELEGRAM_BOT_TOKEN: fake.token,
         TELEGRAM_API_ROOT: fake.url,
+        TYCHE_TSA_URLS: tsa.url,
+        TYCHE_TSA_TRUST: writeTsaTrust(join(tmpdir(), `tyche-e2e-app-tsa-${process.pid}.pem`), [tsa]),
       },
     });
     const plan = await runTyche(['accounts', 'plan', String(OWNER.id), 'business'], {
@@ -72,6 +80,7 @@ describe('the Telegram Mini App in a real browser', () => {
     await browser?.close();
     await s?.stop();
     await fake?.close();
+    await tsa?.close();
   });
 
   /** The address Telegram opens: launch parameters in the fragment, as the clients put them. */
@@ -106,9 +115,10 @@ describe('the Telegram Mini App in a real browser', () => {
       // Only the axe check is injected from outside; the app itself runs under its own CSP.
       bypassCSP: true,
     });
-    await context.addInitScript(() => {
+    await context.addInitScript((pem) => {
       (window as unknown as Record<string, unknown>).TelegramWebviewProxy = { postEvent: () => {} };
-    });
+      localStorage.setItem('tyche-tsa-trust', pem);
+    }, tsa.rootPem);
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('console', (m) => {
@@ -225,6 +235,12 @@ describe('the Telegram Mini App in a real browser', () => {
     const entrant = await openApp(launchUrl(ENTRANT, { query: `?g=${publicId}` }));
     const verdict = entrant.locator('#entry-verdict.ok, #entry-verdict.warn, #entry-verdict.bad');
     await verdict.waitFor({ timeout: 30_000 });
+    // Every check passed (the seal dated by a TSA this browser trusts): they fold under the verdict.
+    assert.equal(await entrant.locator('#entry-verdict').getAttribute('class'), 'verdict ok');
+    const fold = entrant.locator('#entry-checks-fold');
+    assert.equal(await fold.evaluate((d) => (d as HTMLDetailsElement).open), false);
+    await entrant.screenshot({ path: join(ARTIFACTS, 'app-entrant-receipt-en-folded.png'), fullPage: true });
+    await fold.locator('summary').click();
     const failed = await entrant.locator('#entry-checks li.check.bad strong').allInnerTexts();
     assert.deepEqual(failed, []);
     const passed = await entrant.locator('#entry-checks li.check.ok strong').allInnerTexts();

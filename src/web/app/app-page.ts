@@ -59,6 +59,7 @@ button:disabled{opacity:.55;cursor:progress}
 .panel{background:var(--section);border-radius:.8rem;padding:.75rem .9rem;margin:.75rem 0}
 .outcome{font-size:1.15rem;font-weight:700}.outcome.won{color:var(--ok)}
 .verdict.ok{color:var(--ok)}.verdict.bad{color:var(--bad)}.verdict.warn{color:var(--warn)}
+summary{cursor:pointer;font-weight:700;padding:.5rem 0;min-height:44px;box-sizing:border-box}
 .checks{list-style:none;margin:0;padding:0}
 .check{display:grid;grid-template-columns:1.3rem 1fr;gap:0 .2rem;padding:.4rem 0;border-bottom:1px solid var(--line);overflow-wrap:anywhere}
 .check .mark{font-weight:700}.check.ok .mark{color:var(--ok)}.check.bad .mark,.check.bad strong{color:var(--bad)}.check.warn .mark{color:var(--warn)}

@@ -83,6 +83,14 @@ export function createEntrantView(user: { telegram_id: number }) {
     const place = el('p', { attrs: { id: 'entry-place' } });
     const verdict = el('p', { class: 'verdict', attrs: { id: 'entry-verdict', 'aria-live': 'polite' } });
     const checks = el('ul', { class: 'checks', attrs: { id: 'entry-checks' } });
+    // Open while the checks arrive; once every one passed they fold under the verdict, so the
+    // links below need no scrolling past a screenful of passed checks. A failure or warning stays open.
+    const fold = el(
+      'details',
+      { attrs: { id: 'entry-checks-fold', open: '' } },
+      el('summary', { text: t('app-checks-head') }),
+      checks,
+    );
     const claim = el('div', { attrs: { id: 'entry-claim' } });
     const amendments = el('div', { attrs: { id: 'entry-amendments' } });
     const links = el('p', { class: 'actions' });
@@ -105,8 +113,7 @@ export function createEntrantView(user: { telegram_id: number }) {
         claim,
       ),
       verdict,
-      el('h3', { text: t('app-checks-head') }),
-      checks,
+      fold,
       amendments,
       links,
     );
@@ -164,6 +171,7 @@ export function createEntrantView(user: { telegram_id: number }) {
         ? t('app-verdict-bad', { failed, total: counted.length })
         : t(warned ? 'app-verdict-warn' : 'app-verdict-ok');
     verdict.className = `verdict ${failed > 0 ? 'bad' : warned ? 'warn' : 'ok'}`;
+    fold.open = failed > 0 || warned;
     buzz(failed > 0 ? 'error' : 'success');
   }
 
