@@ -67,3 +67,19 @@ export async function unfoldChecks(page: Page): Promise<boolean> {
   if (folded) await details.locator('summary').click();
   return folded;
 }
+
+/**
+ * Presses "Verify this draw" on an English /verify page and waits for the verdict, then unfolds
+ * the checks to be read. Says whether they were folded, and how far below the verdict the
+ * winners started before that (what a visitor sees first).
+ */
+export async function verifyThisDraw(page: Page): Promise<{ folded: boolean; winnersBelow: number }> {
+  await page.getByRole('button', { name: 'Verify this draw' }).click();
+  await page.locator('#verify-status.verdict').waitFor({ timeout: 30_000 });
+  const winnersBelow = await page.evaluate(() => {
+    const winners = document.getElementById('winners-heading')?.getBoundingClientRect().top;
+    const verdict = document.getElementById('verify-status')?.getBoundingClientRect().bottom;
+    return winners === undefined || verdict === undefined ? Number.NaN : winners - verdict;
+  });
+  return { folded: await unfoldChecks(page), winnersBelow };
+}

@@ -11,7 +11,7 @@ import {
   MOBILE,
   newPageWatch,
   openWatched,
-  unfoldChecks,
+  verifyThisDraw,
 } from './browser.ts';
 
 const watch = newPageWatch();
@@ -63,9 +63,7 @@ describe('the certificate page of an amended draw in a real browser', () => {
   });
 
   async function verifyInBrowser(page: Page) {
-    await page.getByRole('button', { name: 'Verify this draw' }).click();
-    await page.locator('#verify-status.verdict').waitFor({ timeout: 30_000 });
-    await unfoldChecks(page);
+    await verifyThisDraw(page);
     return {
       status: await page.locator('#verify-status').innerText(),
       passed: await page.locator('#verify-checks li.check.ok strong').allInnerTexts(),

@@ -15,7 +15,7 @@ import {
   MOBILE,
   newPageWatch,
   openWatched,
-  unfoldChecks,
+  verifyThisDraw,
 } from './browser.ts';
 
 const TITLE = `Launch giveaway — 3 × headphones <script>alert("x")</script> & 'friends'`;
@@ -70,10 +70,7 @@ describe('the verification page in a real browser', () => {
     openWatched(browser, watch, options.viewport, options);
 
   async function verifyInBrowser(page: Page): Promise<string> {
-    const button = page.getByRole('button', { name: 'Verify this draw' });
-    await button.click();
-    await page.locator('#verify-status.verdict').waitFor();
-    await unfoldChecks(page);
+    await verifyThisDraw(page);
     return page.locator('#verify-status').innerText();
   }
 

@@ -13,7 +13,7 @@ import {
   MOBILE,
   newPageWatch,
   openWatched,
-  unfoldChecks,
+  verifyThisDraw,
 } from './browser.ts';
 import { startVerifiableServer, TITLE, type VerifiableServer } from './verifiable-server.ts';
 
@@ -55,13 +55,7 @@ describe('the v2 certificate page and the /g page in a real browser', () => {
   };
 
   async function verifyInBrowser(page: Page) {
-    await page.getByRole('button', { name: 'Verify this draw' }).click();
-    await page.locator('#verify-status.verdict').waitFor({ timeout: 30_000 });
-    // How far below the verdict the winners start, before the checks are unfolded to be read.
-    const edge = (selector: string, side: 'top' | 'bottom') =>
-      page.locator(selector).evaluate((e, at) => e.getBoundingClientRect()[at], side);
-    const winnersBelow = (await edge('#winners-heading', 'top')) - (await edge('#verify-status', 'bottom'));
-    const folded = await unfoldChecks(page);
+    const { folded, winnersBelow } = await verifyThisDraw(page);
     return {
       folded,
       winnersBelow,

@@ -122,9 +122,9 @@ const inOrder = (query: PageQuery) => query.orderBy(SECOND).orderBy('telegram_id
  * estimates from its statistics, and it reads the page along the index.
  */
 const beyond = (position: CsvPosition) =>
-  sql<boolean>`((joined_at / 1000, telegram_id) > (${position.second}, ${position.telegramId}) and joined_at / 1000 >= ${position.second})`;
+  sql<boolean>`((${SECOND}, telegram_id) > (${position.second}, ${position.telegramId}) and ${SECOND} >= ${position.second})`;
 const upTo = (position: CsvPosition) =>
-  sql<boolean>`((joined_at / 1000, telegram_id) <= (${position.second}, ${position.telegramId}) and joined_at / 1000 <= ${position.second})`;
+  sql<boolean>`((${SECOND}, telegram_id) <= (${position.second}, ${position.telegramId}) and ${SECOND} <= ${position.second})`;
 
 /** PostgreSQL: the position of the last row of the page after `after`, read from the index alone. */
 async function pageEnd(base: PageQuery, after: CsvPosition | undefined) {
