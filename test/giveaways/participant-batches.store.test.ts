@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { createConfig } from '../../src/config.ts';
 import { createGiveawayRepository } from '../../src/giveaways/core/giveaway.repository.ts';
 import { createParticipantRepository } from '../../src/giveaways/entrants/participant.repository.ts';
@@ -92,6 +93,44 @@ for (const target of await storeTargets()) {
       assert.equal(numbers.get(10_000), 10_000);
       assert.equal(numbers.get(10_001), undefined);
     });
+
+    // PostgreSQL plans by statistics; SQLite probes each id of its json_each.
+    if (target.dialect === 'postgres')
+      test('joined ids are looked up one probe each, also among rows the statistics never saw', async () => {
+        // The table's statistics know only another giveaway's rows; this one's arrive in the
+        // lookup's own transaction, as an upload's earlier batches do.
+        const other = await giveaway();
+        await services.giveaways.uploadParticipants(accountId, other.publicId, batches(batch(ids(1, 3_000))));
+        await sql`analyze participants`.execute(opened.store.db);
+        const { id } = await giveaway();
+        const participants = createParticipantRepository(opened.store.db);
+        const rows = ids(1, 6_000).map((n) => ({
+          giveaway_id: id,
+          telegram_id: n,
+          entry_number: n,
+          username: null,
+          first_name: null,
+          joined_at: 1_767_225_600_000,
+          ...newEntrantLeaf(n),
+        }));
+        const read = await opened.store.db.transaction().execute(async (trx) => {
+          await participants.insertMany(rows, trx);
+          const counters = () =>
+            sql<{ scans: string; fetched: string }>`select idx_scan as scans, idx_tup_fetch as fetched
+              from pg_stat_xact_user_tables where relid = 'participants'::regclass`.execute(trx);
+          const [start] = (await counters()).rows;
+          const numbers = await participants.entryNumbers(id, [...ids(5_951, 100), 7_000_000], trx);
+          const [end] = (await counters()).rows;
+          assert.equal(numbers.size, 50);
+          assert.equal(numbers.get(6_000), 6_000);
+          return {
+            scans: Number(end.scans) - Number(start.scans),
+            fetched: Number(end.fetched) - Number(start.fetched),
+          };
+        });
+        // One index probe per id asked, and only the rows found: not the giveaway's 6 000 rows.
+        assert.deepEqual(read, { scans: 101, fetched: 50 });
+      });
 
     test('an upload: numbered in order across batches, duplicates by line, the first 100 listed', async () => {
       const { publicId, id } = await giveaway();
