@@ -22,6 +22,22 @@ async function* batches(...list: ParticipantBatch[]) {
   yield* list;
 }
 
+type Names = { username: string | null; first_name: string | null };
+/** Rows of giveaway `id` as the store writes them, each numbered by its id, named by `names`. */
+const rowsOf = (
+  id: number,
+  list: number[],
+  names: (n: number) => Names = () => ({ username: null, first_name: null }),
+) =>
+  list.map((n) => ({
+    giveaway_id: id,
+    telegram_id: n,
+    entry_number: n,
+    ...names(n),
+    joined_at: 1_767_225_600_000 + n,
+    ...newEntrantLeaf(n),
+  }));
+
 for (const target of await storeTargets()) {
   describe(`bulk entry in the store (${target.dialect})`, { skip: target.skip }, () => {
     let opened: OpenedStore;
@@ -50,14 +66,9 @@ for (const target of await storeTargets()) {
     test('rows in full statements and power-of-two rests, nulls kept; other shapes as Kysely builds them', async () => {
       const { id } = await giveaway();
       const participants = createParticipantRepository(opened.store.db);
-      const rows = ids(1, 3_517).map((n) => ({
-        giveaway_id: id,
-        telegram_id: n,
-        entry_number: n,
+      const rows = rowsOf(id, ids(1, 3_517), (n) => ({
         username: n % 3 === 0 ? null : `user_${n}`,
         first_name: n % 5 === 0 ? `Name, "${n}"` : null,
-        joined_at: 1_767_225_600_000 + n,
-        ...newEntrantLeaf(n),
       }));
       await opened.store.db.transaction().execute((trx) => participants.insertMany(rows, trx));
       const back = await stored(id);
@@ -104,15 +115,7 @@ for (const target of await storeTargets()) {
         await sql`analyze participants`.execute(opened.store.db);
         const { id } = await giveaway();
         const participants = createParticipantRepository(opened.store.db);
-        const rows = ids(1, 6_000).map((n) => ({
-          giveaway_id: id,
-          telegram_id: n,
-          entry_number: n,
-          username: null,
-          first_name: null,
-          joined_at: 1_767_225_600_000,
-          ...newEntrantLeaf(n),
-        }));
+        const rows = rowsOf(id, ids(1, 6_000));
         const read = await opened.store.db.transaction().execute(async (trx) => {
           await participants.insertMany(rows, trx);
           const counters = () =>
