@@ -16,9 +16,6 @@ const COLORS: Record<number, string> = { 10: '90', 20: '36', 30: '32', 40: '33',
 /** Fields a line shows in its own place (or drops: pid and hostname say nothing at a terminal). */
 const PLACED = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'reqId', 'req', 'res', 'responseTime']);
 
-/** Requests whose start was logged and whose end is still to come, for the method and URL. */
-const OPEN_REQUESTS_KEPT = 1000;
-
 interface LogRecord {
   level?: number;
   time?: number;
@@ -53,30 +50,20 @@ function errorText(err: NonNullable<LogRecord['err']>): string {
 /**
  * A writable pino can log to: each JSON record it receives goes to `out` as one line of time,
  * level, message, request id, method, URL, status and duration, then the other fields as
- * key=value. A request's start is not shown: its end says the same with the status and time.
+ * key=value.
  */
 export function prettyLogStream(out: { write(text: string): unknown }, options: { color: boolean }) {
-  const open = new Map<string, { method?: string; url?: string }>();
   const paint = (level: number, text: string) =>
     options.color && COLORS[level] ? `\u001b[${COLORS[level]}m${text}\u001b[39m` : text;
 
-  function format(record: LogRecord): string | undefined {
+  function format(record: LogRecord): string {
     const level = record.level ?? 30;
     const req = record.reqId === undefined ? undefined : String(record.reqId);
-    if (req !== undefined && record.req && record.msg === 'incoming request') {
-      open.set(req, { method: record.req.method, url: record.req.url });
-      if (open.size > OPEN_REQUESTS_KEPT) open.delete(open.keys().next().value as string);
-      return undefined;
-    }
     const parts = [clock(record.time), paint(level, LEVELS[level] ?? String(level)), record.msg ?? ''];
     if (req !== undefined) parts.push(`[${req}]`);
-    const request = record.req ?? (req === undefined ? undefined : open.get(req));
-    if (request?.method) parts.push(request.method);
-    if (request?.url) parts.push(request.url);
-    if (record.res?.statusCode !== undefined) {
-      parts.push(String(record.res.statusCode));
-      if (req !== undefined) open.delete(req);
-    }
+    if (record.req?.method) parts.push(record.req.method);
+    if (record.req?.url) parts.push(record.req.url);
+    if (record.res?.statusCode !== undefined) parts.push(String(record.res.statusCode));
     if (typeof record.responseTime === 'number') parts.push(`${record.responseTime.toFixed(1)} ms`);
     for (const [key, value] of Object.entries(record)) {
       if (PLACED.has(key) || value === undefined) continue;
@@ -100,8 +87,7 @@ export function prettyLogStream(out: { write(text: string): unknown }, options: 
           out.write(`${line}\n`);
           continue;
         }
-        const text = format(record);
-        if (text !== undefined) out.write(text);
+        out.write(format(record));
       }
     },
   };
