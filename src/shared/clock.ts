@@ -7,9 +7,22 @@ export const systemClock: Clock = { now: () => new Date() };
 
 const DAY_MS = 86_400_000;
 
-/** The UTC calendar day of an instant, as YYYY-MM-DD. */
+/** The day of the last instant asked about, as [from, until) in epoch ms, and its text. */
+let lastDay = { from: 0, until: 0, text: '' };
+
+/**
+ * The UTC calendar day of an instant, as YYYY-MM-DD. Every counted request asks, nearly always
+ * about the same day as the one before: formatting an ISO time for each took 1.3–1.6% of a
+ * random request's time in the server, so the last day's text is kept.
+ */
 export function utcDay(at: Date): string {
-  return at.toISOString().slice(0, 10);
+  const ms = at.getTime();
+  // Written so that an invalid date (NaN) is formatted, and throws as toISOString does.
+  if (!(ms >= lastDay.from && ms < lastDay.until)) {
+    const from = Math.floor(ms / DAY_MS) * DAY_MS;
+    lastDay = { from, until: from + DAY_MS, text: new Date(from).toISOString().slice(0, 10) };
+  }
+  return lastDay.text;
 }
 
 /** The next 00:00 UTC after an instant. */
