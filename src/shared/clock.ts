@@ -7,6 +7,9 @@ export const systemClock: Clock = { now: () => new Date() };
 
 const DAY_MS = 86_400_000;
 
+/** 00:00 UTC of the day an instant (epoch ms) falls in, as epoch ms. */
+const dayStart = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
+
 /** The day of the last instant asked about, as [from, until) in epoch ms, and its text. */
 let lastDay = { from: 0, until: 0, text: '' };
 
@@ -19,7 +22,7 @@ export function utcDay(at: Date): string {
   const ms = at.getTime();
   // Written so that an invalid date (NaN) is formatted, and throws as toISOString does.
   if (!(ms >= lastDay.from && ms < lastDay.until)) {
-    const from = Math.floor(ms / DAY_MS) * DAY_MS;
+    const from = dayStart(ms);
     lastDay = { from, until: from + DAY_MS, text: new Date(from).toISOString().slice(0, 10) };
   }
   return lastDay.text;
@@ -27,7 +30,7 @@ export function utcDay(at: Date): string {
 
 /** The next 00:00 UTC after an instant. */
 export function nextUtcMidnight(at: Date): Date {
-  return new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS + DAY_MS);
+  return new Date(dayStart(at.getTime()) + DAY_MS);
 }
 
 /** A stored instant (epoch ms) as the API and the log write it: ISO 8601 in UTC; null stays null. */
