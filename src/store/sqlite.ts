@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely';
+import { ROWS_AS_ARRAYS } from './row-arrays.ts';
 import type { Database } from './schema.ts';
 
 const STATEMENT_CACHE_SIZE = 256;
@@ -11,7 +12,8 @@ const STATEMENT_CACHE_SIZE = 256;
  * parameters as arguments instead of an array and in rejecting booleans. Prepared statements
  * are kept by their SQL text: preparing costs more than running the short statements of a
  * request (key lookup, usage counter, operations log). Bulk inserts with other row counts make
- * other texts, so the cache is bounded and drops its oldest entry when full.
+ * other texts, so the cache is bounded and drops its oldest entry when full. A statement whose
+ * text starts with ROWS_AS_ARRAYS returns its rows as arrays.
  */
 function adapt(db: DatabaseSync): SqliteDatabase {
   const bind = (params: ReadonlyArray<unknown>) =>
@@ -21,6 +23,7 @@ function adapt(db: DatabaseSync): SqliteDatabase {
     let entry = cache.get(sql);
     if (!entry) {
       const statement = db.prepare(sql);
+      if (sql.startsWith(ROWS_AS_ARRAYS)) statement.setReturnArrays(true);
       entry = { statement, reader: statement.columns().length > 0 };
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       cache.set(sql, entry);

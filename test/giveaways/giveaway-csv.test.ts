@@ -6,6 +6,7 @@ import { createParticipantRepository } from '../../src/giveaways/entrants/partic
 import { CSV_PAGE_ROWS, type CsvPage } from '../../src/giveaways/entrants/participant-csv.repository.ts';
 import { newEntrantLeaf } from '../../src/giveaways/entrants/participants.ts';
 import { csvLine, csvRowLine } from '../../src/giveaways/results/csv.ts';
+import { participantCsvLines } from '../../src/giveaways/results/csv-lines.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createFakeClock } from '../helpers/fake-clock.ts';
 import { securitySuite } from '../helpers/security-suite.ts';
@@ -234,6 +235,31 @@ for (const target of await storeTargets()) {
         lines.map((l) => Number(l.split(',')[0])),
         expected,
       );
+    });
+
+    test('the event loop turns between pages, so other requests are served while a long report is read', async () => {
+      const key = await t.key();
+      const id = await createGiveaway(t, key);
+      const page = CSV_PAGE_ROWS[target.dialect];
+      const entrants = Array.from({ length: page * 2 + 1 }, (_, i) => ({ telegram_id: 500_000 + i }));
+      for (let i = 0; i < entrants.length; i += 10_000)
+        await addParticipants(t, key, id, entrants.slice(i, i + 10_000));
+      const row = await createGiveawayRepository(t.store.db).findByPublicId(id);
+      // Counts the turns of the event loop while the report is read.
+      let turns = 0;
+      let reading = true;
+      const turn = () => {
+        turns++;
+        if (reading) setImmediate(turn);
+      };
+      setImmediate(turn);
+      const seenAt: number[] = [];
+      const lines = participantCsvLines(createParticipantRepository(t.store.db), row!.id, new Set(), false);
+      for await (const _text of lines) seenAt.push(turns);
+      reading = false;
+      assert.equal(seenAt.length, 4, 'the header and three pages');
+      for (let i = 2; i < seenAt.length; i++)
+        assert.ok(seenAt[i] > seenAt[i - 1], `turns before page ${i}: ${seenAt.join(', ')}`);
     });
 
     test('entrants who join while the report is read appear at most once, and everyone before them exactly once', async () => {

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ParticipantRepository } from '../entrants/participant.repository.ts';
 import type { CsvRow } from '../entrants/participant-csv.repository.ts';
 import { CSV_HEADER, csvRowLine, UTF8_BOM } from './csv.ts';
@@ -5,6 +6,12 @@ import { CSV_HEADER, csvRowLine, UTF8_BOM } from './csv.ts';
 /**
  * The participants report, read page by page as it is consumed: memory does not grow with the
  * participant count, and no connection is held while a slow client reads.
+ *
+ * The event loop is let run between pages. SQLite answers in the same turn, and a client on a
+ * fast link takes each page as soon as it is written, so without that turn the whole export ran
+ * as one chain of callbacks: ten million rows held every other request, timer and health check
+ * for 12 s, and V8's own tasks (which finish its collections) waited too, so the heap grew with
+ * the export (+125 MB at ten million against +36 MB at two).
  */
 export async function* participantCsvLines(
   participants: Pick<ParticipantRepository, 'csvPages'>,
@@ -18,6 +25,7 @@ export async function* participantCsvLines(
   for await (const page of participants.csvPages(giveawayId, [...winners])) {
     const text = page.text ?? linesOf(page.rows ?? [], winnerIds);
     if (text.length > 0) yield text;
+    await nextTurn();
   }
 }
 
