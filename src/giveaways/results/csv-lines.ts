@@ -10,8 +10,7 @@ import { CSV_HEADER, csvRowLine, UTF8_BOM } from './csv.ts';
  * The event loop is let run between pages. SQLite answers in the same turn, and a client on a
  * fast link takes each page as soon as it is written, so without that turn the whole export ran
  * as one chain of callbacks: ten million rows held every other request, timer and health check
- * for 12 s, and V8's own tasks (which finish its collections) waited too, so the heap grew with
- * the export (+125 MB at ten million against +36 MB at two).
+ * for 12 s (a health check sent during an export of two million waited 3.3 s, then 43 ms).
  */
 export async function* participantCsvLines(
   participants: Pick<ParticipantRepository, 'csvPages'>,
