@@ -13,7 +13,8 @@ const STATEMENT_CACHE_SIZE = 256;
  * are kept by their SQL text: preparing costs more than running the short statements of a
  * request (key lookup, usage counter, operations log). Bulk inserts with other row counts make
  * other texts, so the cache is bounded and drops its oldest entry when full. A statement whose
- * text starts with ROWS_AS_ARRAYS returns its rows as arrays.
+ * text starts with ROWS_AS_ARRAYS returns its rows as arrays; such a statement is a raw query,
+ * which Kysely never streams (it streams built SELECTs only), so `iterate` needs no such case.
  */
 function adapt(db: DatabaseSync): SqliteDatabase {
   const bind = (params: ReadonlyArray<unknown>) =>
