@@ -82,6 +82,11 @@ for (const target of await storeTargets()) {
 
     const csv = (key: string, id: string, query = '') =>
       t.app.inject({ url: `${API}/${id}/participants.csv${query}`, headers: bearer(key) });
+    /** Participants in calls of 10 000, the most one call takes. */
+    const addInCalls = async (key: string, id: string, participants: { telegram_id: number }[]) => {
+      for (let i = 0; i < participants.length; i += 10_000)
+        await addParticipants(t, key, id, participants.slice(i, i + 10_000));
+    };
 
     test('headers, exact header row, formats, quoting and formula neutralization', async () => {
       const key = await t.key();
@@ -224,8 +229,7 @@ for (const target of await storeTargets()) {
       const seconds = [[], [], []] as { telegram_id: number }[][];
       for (let i = 1; i <= total; i++) seconds[i % 3].push({ telegram_id: i * 7 });
       for (const batch of seconds) {
-        for (let i = 0; i < batch.length; i += 10_000)
-          await addParticipants(t, key, id, batch.slice(i, i + 10_000));
+        await addInCalls(key, id, batch);
         clock.advance(1000);
       }
       const lines = (await csv(key, id)).body.trim().split('\r\n').slice(1);
@@ -242,8 +246,7 @@ for (const target of await storeTargets()) {
       const id = await createGiveaway(t, key);
       const page = CSV_PAGE_ROWS[target.dialect];
       const entrants = Array.from({ length: page * 2 + 1 }, (_, i) => ({ telegram_id: 500_000 + i }));
-      for (let i = 0; i < entrants.length; i += 10_000)
-        await addParticipants(t, key, id, entrants.slice(i, i + 10_000));
+      await addInCalls(key, id, entrants);
       const row = await createGiveawayRepository(t.store.db).findByPublicId(id);
       // Counts the turns of the event loop while the report is read.
       let turns = 0;
@@ -268,8 +271,7 @@ for (const target of await storeTargets()) {
       const page = CSV_PAGE_ROWS[target.dialect];
       // One second, ids spaced by 10: late joiners can sort into any page, read or not yet.
       const before = Array.from({ length: page * 3 + 5 }, (_, i) => ({ telegram_id: (i + 1) * 10 }));
-      for (let i = 0; i < before.length; i += 10_000)
-        await addParticipants(t, key, id, before.slice(i, i + 10_000));
+      await addInCalls(key, id, before);
       const row = await createGiveawayRepository(t.store.db).findByPublicId(id);
       const pages = createParticipantRepository(t.store.db).csvPages(row!.id, []);
       const first = await pages.next();
