@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createGiveawayRepository } from '../../src/giveaways/core/giveaway.repository.ts';
 import { csvCell } from '../../src/giveaways/entrants/csv-cells.ts';
 import { createParticipantRepository } from '../../src/giveaways/entrants/participant.repository.ts';
-import { CSV_PAGE_ROWS, type CsvPage } from '../../src/giveaways/entrants/participant-csv.repository.ts';
+import { CSV_PAGE_ROWS, type CsvPage } from '../../src/giveaways/entrants/participant-csv-order.ts';
 import { newEntrantLeaf } from '../../src/giveaways/entrants/participants.ts';
 import { csvLine, csvRowLine } from '../../src/giveaways/results/csv.ts';
 import { participantCsvLines } from '../../src/giveaways/results/csv-lines.ts';
@@ -63,7 +63,8 @@ describe('csv cells', () => {
 /** The telegram_ids of a page of the report, as either store hands it over. */
 function idsOf(page: CsvPage): number[] {
   if (page.rows) return page.rows.map((row) => Number(row[0]));
-  return (page.text ?? '')
+  return (page.text ?? [])
+    .join('')
     .split('\r\n')
     .filter(Boolean)
     .map((line) => Number(line.split(',')[0]));
@@ -260,9 +261,12 @@ for (const target of await storeTargets()) {
       const lines = participantCsvLines(createParticipantRepository(t.store.db), row!.id, new Set(), false);
       for await (const _text of lines) seenAt.push(turns);
       reading = false;
-      assert.equal(seenAt.length, 4, 'the header and three pages');
-      for (let i = 2; i < seenAt.length; i++)
-        assert.ok(seenAt[i] > seenAt[i - 1], `turns before page ${i}: ${seenAt.join(', ')}`);
+      // A PostgreSQL page comes as several texts, all in the turn it arrived in.
+      assert.equal(
+        new Set(seenAt.slice(1)).size,
+        3,
+        `three pages after the header, each after a turn: ${seenAt.join(', ')}`,
+      );
     });
 
     test('entrants who join while the report is read appear at most once, and everyone before them exactly once', async () => {

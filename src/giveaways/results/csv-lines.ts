@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ParticipantRepository } from '../entrants/participant.repository.ts';
-import type { CsvRow } from '../entrants/participant-csv.repository.ts';
+import type { CsvRow } from '../entrants/participant-csv-order.ts';
 import { CSV_HEADER, csvRowLine, UTF8_BOM } from './csv.ts';
 
 /**
@@ -22,8 +22,7 @@ export async function* participantCsvLines(
   // Rows carry their id as text (CsvRow says why).
   const winnerIds = new Set([...winners].map(String));
   for await (const page of participants.csvPages(giveawayId, [...winners])) {
-    const text = page.text ?? linesOf(page.rows ?? [], winnerIds);
-    if (text.length > 0) yield text;
+    for (const text of page.text ?? [linesOf(page.rows ?? [], winnerIds)]) if (text.length > 0) yield text;
     await nextTurn();
   }
 }

@@ -1,5 +1,5 @@
 import { csvCells } from '../entrants/csv-cells.ts';
-import type { CsvRow } from '../entrants/participant-csv.repository.ts';
+import type { CsvRow } from '../entrants/participant-csv-order.ts';
 
 /** The participants report format (CONTRACT §3); its cells are written by `entrants/csv-cells.ts`. */
 
