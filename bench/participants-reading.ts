@@ -135,12 +135,28 @@ check then waited 43 ms at most.
 
 In the table above the SQLite export of a million took 1.06 s and PostgreSQL's 1.74 s (1.28 s
 and 1.84 s in the run before, on an Intel Xeon machine), so their ratio, 1.64, is no longer
-within 1.5: SQLite got faster, PostgreSQL did not get slower. Read in the process alone, each store exports two million in 1.4 s;
-over HTTP the PostgreSQL backend, the server and the client share the two cores. PostgreSQL's
-server still grows by about 110 MB exporting two million. That is garbage too (a forced full
-collection returns it), but not the driver's: read in the process, its old space did not grow.
-Where it comes from is not found yet; pages of 1 000 to 20 000 rows, and pages handed to the
-socket as bytes, changed neither the time nor the growth.
+within 1.5: SQLite got faster, PostgreSQL did not get slower. The pieces below make PostgreSQL's
+export slower again (12–20% side by side at two million), after this table was measured. Read in the process alone, each store exports two million in 1.4 s;
+over HTTP the PostgreSQL backend, the server and the client share the two cores.
+
+**What held PostgreSQL's export** (2026-11-28). A server grew by about 110 MB exporting two
+million rows, garbage that a full collection returned. It was the driver's promise form, and the
+earlier reading that it was not the driver was wrong: read in the process alone, two million
+rows moved 125 MB to the old space. pg answers a query made without a callback
+through a promise of its own, and every text answered that way outlived two young-generation
+collections and went to the old space: 2 000 answers of 60 KB in a row moved 96–101 MB there,
+against 1.2 MB for the same queries made with a callback (\`--trace-gc-nvp\`; V8's sampling heap
+profiler put the kept bytes at pg's \`toString\` of each answer). Kysely makes every query without
+one. The pool now hands Kysely's statements to pg with a callback and answers through a promise
+of its own (\`store/postgres.ts\`). A page of 5 000 rows, one text of about 320 KB, still went to
+V8's large-object space, which only a full collection empties: five exports of two million from
+one freshly started server grew it by 77–86 MB. A page now comes in five pieces of 1 000 rows,
+about 62 KB each: where they end is read first from the index, in one recursive statement, and
+the page as one union of five ranges, a text each. Five exports then grew the server by 20–21 MB
+and took 12.9 s against 10.8–11.6 s: planning the union costs the database about 0.9 ms more a
+page and reading the ends 0.6 ms more (its statement log over 400 pages). Two other ways to find
+the pieces cost more: numbering a page's rows with \`row_number()\` (3.2 ms a page against
+1.5 ms), and cutting one text with \`substr\` (13 ms against 3.3 ms).
 
 **Right after a bulk entry** PostgreSQL's index-only reads still visit the table for every row,
 until a VACUUM sets the visibility map (autovacuum does, where it runs): a \`VACUUM\` of 0.4 s made
