@@ -43,7 +43,7 @@ const driver = () => ({
  *   on the query before it is handed over (pg 8.23, Node 24; `--trace-gc-nvp`). Why the order of
  *   those two assignments matters to V8 was not found. The CSV export answers in texts of that
  *   size, so a server exporting two million rows grew by about 110 MB before its next full
- *   collection; now by 16 MB.
+ *   collection; with this and the export's pages read in pieces, by 16 MB.
  *
  * Cursors (submittables) and callers that pass their own callback reach the client unchanged.
  */

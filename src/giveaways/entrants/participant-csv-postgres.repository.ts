@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../store/schema.ts';
 import {
   CSV_PAGE_ROWS,
@@ -17,6 +17,9 @@ import {
  */
 const CSV_PIECE_ROWS = 1000;
 
+/** A position as values, or as the columns of a row of the statement (`sql.ref`). */
+type Bound = { [field in keyof CsvPosition]: CsvPosition[field] | RawBuilder<number> };
+
 /*
  * Each comparison of positions names its second again as a plain bound: PostgreSQL estimates a
  * row-value range as a large part of the table (110 000 rows for a page of 5 000, at a million),
@@ -24,10 +27,13 @@ const CSV_PIECE_ROWS = 1000;
  * sorted the whole table for every page, 0.2–0.27 s each. A bound on the indexed expression it
  * estimates from its statistics, and it reads the page along the index.
  */
-const beyond = (position: CsvPosition) =>
+const beyond = (position: Bound) =>
   sql<boolean>`((${SECOND}, telegram_id) > (${position.second}, ${position.telegramId}) and ${SECOND} >= ${position.second})`;
-const upTo = (position: CsvPosition) =>
+const upTo = (position: Bound) =>
   sql<boolean>`((${SECOND}, telegram_id) <= (${position.second}, ${position.telegramId}) and ${SECOND} <= ${position.second})`;
+/** The rows after `position`, or all of them when there is none. */
+const past = (base: PageQuery, position: Bound | undefined) =>
+  position ? base.where(beyond(position)) : base;
 
 /**
  * Where the pieces of a PostgreSQL page end: the position of every CSV_PIECE_ROWS-th row after
@@ -52,11 +58,9 @@ async function pageBounds(
       .select([SECOND.as('second'), 'telegram_id'])
       .limit(1)
       .offset(CSV_PIECE_ROWS - 1);
-  const first = nth(after ? base.where(beyond(after)) : base);
+  const first = nth(past(base, after));
   const following = nth(
-    base.where(
-      sql<boolean>`((${SECOND}, telegram_id) > (ends.second, ends.telegram_id) and ${SECOND} >= ends.second)`,
-    ),
+    past(base, { second: sql.ref('ends.second'), telegramId: sql.ref('ends.telegram_id') }),
   );
   const pieces = CSV_PAGE_ROWS.postgres / CSV_PIECE_ROWS;
   const { rows } = await sql<{ second: number; telegram_id: number }>`
@@ -103,10 +107,10 @@ async function pageText(
   const ranges: PageQuery[] = [];
   let from = after;
   for (const end of bounds.ends) {
-    ranges.push(inOrder(from ? base.where(beyond(from)) : base).where(upTo(end)));
+    ranges.push(inOrder(past(base, from)).where(upTo(end)));
     from = end;
   }
-  if (bounds.open) ranges.push(inOrder(from ? base.where(beyond(from)) : base).limit(CSV_PIECE_ROWS));
+  if (bounds.open) ranges.push(inOrder(past(base, from)).limit(CSV_PIECE_ROWS));
   const pieces = await ranges
     .map((range, index) => pieceText(trx, index, range, winners))
     .reduce((all, piece) => all.unionAll(piece))
