@@ -85,7 +85,7 @@ function pieceText(trx: Kysely<Database>, index: number, query: PageQuery, winne
       sql<string | null>`string_agg(csv_cells || ${won} || chr(13) || chr(10), '')`.as('text'),
       sql<string>`count(*)`.as('count'),
       sql<string>`count(csv_cells)`.as('cells'),
-      sql<string[] | null>`max(array[joined_at / 1000, telegram_id])`.as('last'),
+      sql<string[] | null>`max(array[${SECOND}, telegram_id])`.as('last'),
     ]);
 }
 
