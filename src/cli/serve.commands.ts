@@ -12,19 +12,30 @@ export const serve: Command = {
     // Loaded on demand: the server pulls in every feature, which the other commands never need.
     const { startServer } = await import('../server.ts');
     const config = configFromEnv(io.env);
+    // Listened for before the start: a signal that comes right after the server says it is
+    // serving (or while it starts) still stops it gracefully, instead of ending it at once.
+    let pending: NodeJS.Signals | undefined;
+    let stop = (signal: NodeJS.Signals) => {
+      pending = signal;
+      io.err(`tyche: ${signal} during start-up: stopping once started (send it again to stop at once)`);
+    };
+    const onSignal = (signal: NodeJS.Signals) => stop(signal);
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
     const server = await startServer(config).catch((error: unknown) => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
       throw explainListenError(error, config);
     });
     await new Promise<void>((resolve) => {
-      const shutdown = (signal: string) => {
+      stop = (signal) => {
         server.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
         server.stop().then(resolve, (error) => {
           server.app.log.error({ err: error }, 'shutdown failed');
           resolve();
         });
       };
-      process.once('SIGTERM', shutdown);
-      process.once('SIGINT', shutdown);
+      if (pending) stop(pending);
     });
     return 0;
   },
