@@ -528,4 +528,21 @@ request's UTC day also formatted once a day instead of once a request (the table
 third): SQLite at 7 180, 7 337 and 7 490 req/s, more than in any run before, but 0.45, 0.44 and
 0.49 of a reference that served 15 200–16 600 req/s in them (13 500–15 500 in the pairs above).
 Against the reference, the target is not met in a stable way.
+
+**Tried since, and not kept** (2026-11-28, on an Intel Xeon machine where the reference served
+5 900–9 600 req/s). JSON log lines written in blocks of 4 KiB (pino's asynchronous mode, flushed
+every 200 ms, warnings at once) instead of a write as soon as the last one is done: in one run
+SQLite served 6–15% more in each of four rounds, but measured again as CPU time, old and new
+code alternating over eight rounds of 6 s, the server spent the same per request (new/old
+0.77–1.22, median 1.0) and so did the whole machine (0.82–1.15, median 1.02). The checkpoint of
+SQLite's write-ahead log, off the committing request: with no checkpoint at all during the run,
+the most a thread of its own could give, SQLite served 0.79–1.03 of the usual per round; and
+with the checkpoint on a thread, a bulk entry of a million (the store alone) grew the log to
+3.6 GB, as a checkpoint that runs beside the writer never finds the moment to start the log
+again. PostgreSQL before and after its answers stopped going through the driver's
+promise form (\`store/postgres.ts\`), side by side over four rounds: 0.87–1.26 per round, no change
+beyond the spread. The second PostgreSQL process: with one process the machine was 70–73% busy
+(the server 0.9 of a core, the database 0.22, the load generator 0.16); with two it was 92–95%
+busy while serving less, as the two servers spent 51–63% more CPU per request between them,
+making twice the commits (a batch of about 2.4 requests instead of 5) with the same ten clients.
 `;
