@@ -22,7 +22,7 @@ server 0–6 MB above its start at ten million. The server's memory stays within
 million entrants.
 
 **With requests per second.** One SQLite process served about half of what a framework-free
-reference served beside it (0.47–0.53 in three runs; single rounds 0.37–0.62), whatever the
+reference served beside it (0.35–0.53 in four runs; single rounds 0.34–0.62), whatever the
 machine's own speed (7 500 requests/s of \`/random/int?count=100\` where the reference served 15 200, 3 400 where it
 served 7 000); the daily limit is counted in blocks leased per process, the records of
 concurrent requests are written in one commit, and a key this process knows is taken from memory
@@ -34,7 +34,7 @@ cores.
 
 **With processes.** Processes on one PostgreSQL share no state but the database: the daily limit
 stays exact across them and any process runs any job. On two cores shared by the servers, the
-database and the load generator, a second process added no throughput (0.75–0.94 of one). One
+database and the load generator, a second process added little or nothing (0.75–1.09 of one). One
 process left the machine 70–73% busy; two made it 92–95% busy, but the servers spent 51–63% more
 CPU per request between them: the same ten clients split over two processes make batches of
 about 2.4 requests instead of 5, so twice the commits, each with its round trip and wake-ups.

@@ -545,4 +545,11 @@ beyond the spread. The second PostgreSQL process: with one process the machine w
 (the server 0.9 of a core, the database 0.22, the load generator 0.16); with two it was 92–95%
 busy while serving less, as the two servers spent 51–63% more CPU per request between them,
 making twice the commits (a batch of about 2.4 requests instead of 5) with the same ten clients.
+
+**Three more runs of the whole benchmark** on that machine the same day, with the code as it is
+now, disagree with each other more than with the table above, which stays from the earlier run
+(its PostgreSQL rows from before the driver change): SQLite served 0.53, 0.47 and 0.35 of the
+reference (single rounds 0.34–0.62), with p99 8–10 ms; one PostgreSQL process 0.67, 0.68 and 0.64
+of SQLite, with p99 11–18 ms where the reference's own p99 was 4–8 ms; two processes 0.90, 0.94
+and 1.09 of one (single rounds 0.74–1.32), p99 15–24 ms; the bytes ratios stayed met in all three.
 `;
