@@ -38,8 +38,10 @@ database and the load generator, a second process added little or nothing (0.75�
 process left the machine 70–73% busy; two made it 92–95% busy, but the servers spent 51–63% more
 CPU per request between them: the same ten clients split over two processes make batches of
 about 2.4 requests instead of 5, so twice the commits, each with its round trip and wake-ups.
-With the database on cores of its own and clients enough to fill each process's batches, the
-processes have room to add up; that is not measured here.
+With 40 clients two processes served 0.99–1.27 of one: one process already uses the one core
+it can, the second finds the third of a core left beside the database and the load generator,
+and loses about that much to smaller batches. With the database and the clients on machines of
+their own, each process would have a core; that is not measured here.
 
 **Where the next limits are.** Bulk entry: the leaf-hash index (without it SQLite's own insert
 roughly doubles); kept as 32 bytes rather than 64 hex characters, it wrote 27% fewer pages per

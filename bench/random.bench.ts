@@ -545,6 +545,13 @@ beyond the spread. The second PostgreSQL process: with one process the machine w
 (the server 0.9 of a core, the database 0.22, the load generator 0.16); with two it was 92–95%
 busy while serving less, as the two servers spent 51–63% more CPU per request between them,
 making twice the commits (a batch of about 2.4 requests instead of 5) with the same ten clients.
+Ten clients split over two processes is what the table measures; given ten clients each, two
+processes spent per request what one spends with ten (309–363 µs against 311–389). With more
+clients than the table's, side by side in three rounds of 8 s: 20 clients, one process 3 415–3 786
+req/s and two 3 464–3 794 (0.91–1.11 of one); 40 clients, one 3 947–4 808 and two 4 766–5 009
+(0.99–1.27). One process grows with its batches and never leaves more than 70% of the machine
+busy (the server one core, the database and the load generator a fifth each); two use 93–96%,
+and the third of a core that the second process finds is about what it costs in smaller batches.
 
 **Three more runs of the whole benchmark** on that machine the same day, with the code as it is
 now, disagree with each other more than with the table above, which stays from the earlier run
