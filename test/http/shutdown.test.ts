@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Socket } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -12,6 +12,7 @@ import { openStore } from '../../src/store/store.ts';
 import { bearer } from '../helpers/app.ts';
 import { CLI } from '../helpers/cli.ts';
 import { startFakeAnu } from '../helpers/fake-upstreams.ts';
+import { createTestDatabase, postgresUnavailable } from '../helpers/postgres.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 
 test('SIGTERM lets an in-flight request finish, then the process exits 0; keys never reach the log', async () => {
@@ -60,7 +61,45 @@ test('SIGTERM sent the moment the server says it is serving still stops it grace
   }
 });
 
-test('SIGTERM during start-up is announced and honoured once started; a second one stops it at once', async () => {
+/**
+ * `tyche serve` on a database URL whose host holds the start, with its output collected.
+ * `announced` waits for the start-up signal's line on stderr, failing if the process ends first.
+ */
+function serveHeldAtStart(databaseUrl: string) {
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    env: {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      TYCHE_SOURCES: 'system',
+      DATABASE_URL: databaseUrl,
+      TYCHE_DB_CONNECT_TIMEOUT_MS: '600000',
+      DRAND_URL: 'http://127.0.0.1:9',
+      TYCHE_TSA_URLS: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (chunk) => {
+    output.stdout += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    output.stderr += chunk;
+  });
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  const announced = async () => {
+    const ended = exited.then(([code, signal]) => {
+      throw new Error(`tyche serve ended (${code ?? signal}) before announcing the signal: ${output.stderr}`);
+    });
+    ended.catch(() => {});
+    while (!output.stderr.includes('SIGTERM during start-up')) {
+      await Promise.race([once(child.stderr!, 'data'), ended]);
+    }
+  };
+  return { child, output, exited, announced };
+}
+
+test('SIGTERM during start-up is announced; a second one stops the process at once', async () => {
   // A database host that accepts the connection and never answers holds the start in the store.
   const sockets = new Set<Socket>();
   const silent = createServer((socket) => {
@@ -70,38 +109,62 @@ test('SIGTERM during start-up is announced and honoured once started; a second o
   silent.listen(0, '127.0.0.1');
   await once(silent, 'listening');
   const { port } = silent.address() as { port: number };
-  const child = spawn(process.execPath, [CLI, 'serve'], {
-    env: {
-      PATH: process.env.PATH,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      TYCHE_SOURCES: 'system',
-      DATABASE_URL: `postgres://tyche@127.0.0.1:${port}/tyche`,
-      TYCHE_DB_CONNECT_TIMEOUT_MS: '600000',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const exited = once(child, 'exit');
+  const { child, output, exited, announced } = serveHeldAtStart(`postgres://tyche@127.0.0.1:${port}/tyche`);
   try {
     // Connecting to the store comes after the signals are listened for.
     await once(silent, 'connection');
     child.kill('SIGTERM');
-    while (!stderr.includes('SIGTERM during start-up')) await once(child.stderr!, 'data');
+    await announced();
     assert.match(
-      stderr,
+      output.stderr,
       /tyche: SIGTERM during start-up: stopping once started \(send it again to stop at once\)/,
     );
     child.kill('SIGTERM');
-    const [code, signal] = await exited;
-    assert.equal(code, null);
-    assert.equal(signal, 'SIGTERM');
+    assert.deepEqual(await exited, [null, 'SIGTERM']);
   } finally {
     child.kill('SIGKILL');
     for (const socket of sockets) socket.destroy();
     silent.close();
+  }
+});
+
+test('SIGTERM during start-up stops the server gracefully once the start is done', {
+  skip: await postgresUnavailable(),
+}, async () => {
+  const database = await createTestDatabase();
+  const target = new URL(database.url);
+  // A gate before the database: connections wait, their bytes held, until it opens.
+  let open = false;
+  const held: Socket[] = [];
+  const pass = (client: Socket) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    client.pipe(upstream).pipe(client);
+    for (const socket of [client, upstream]) socket.on('error', () => {});
+  };
+  const gate = createServer((client) => (open ? pass(client) : held.push(client)));
+  gate.listen(0, '127.0.0.1');
+  await once(gate, 'listening');
+  const gated = new URL(database.url);
+  gated.hostname = '127.0.0.1';
+  gated.port = String((gate.address() as { port: number }).port);
+  const { child, output, exited, announced } = serveHeldAtStart(gated.href);
+  try {
+    await once(gate, 'connection');
+    child.kill('SIGTERM');
+    await announced();
+    open = true;
+    for (const client of held.splice(0)) pass(client);
+    const [code] = await exited;
+    assert.equal(code, 0, output.stderr);
+    const messages = output.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line).msg as string);
+    assert.ok(messages.includes('tyche is serving'), 'the start was completed');
+    assert.ok(messages.includes('shutting down: finishing in-flight requests'), 'then it stopped gracefully');
+  } finally {
+    child.kill('SIGKILL');
+    gate.close();
+    await database.drop();
   }
 });
