@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main.ts';
 import type { PublishedCertificate } from '../../src/giveaways/results/giveaway.views.ts';
@@ -10,6 +7,7 @@ import { canonicalJson } from '../../src/proof/canonical-json.ts';
 import type { CertificateV2 } from '../../src/proof/v2-types.ts';
 import { verifyCertificate } from '../../src/proof/verifier.ts';
 import { bearer } from '../helpers/app.ts';
+import { freshState } from '../helpers/cli.ts';
 import { storeTargets } from '../helpers/stores.ts';
 import { drawnGiveaway, getGiveaway, publishedAndChecked, replace } from './amendment-helpers.ts';
 import { addParticipants, createGiveaway, draw, expectProblem, people } from './giveaway-helpers.ts';
@@ -207,7 +205,7 @@ for (const target of await storeTargets()) {
         assert.equal((await replace(own, key, id, 1)).statusCode, 200);
         const url = await own.app.listen({ host: '127.0.0.1', port: 0 });
         const out: string[] = [];
-        const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'tyche-state-')) };
+        const env = freshState();
         const code = await runCli(['log', 'verify', url], {
           out: (l) => out.push(l),
           err: (l) => out.push(l),

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,11 +38,21 @@ export function runProcess(
   });
 }
 
+/** The folder of this test process's state directories, removed when the process exits. */
+let stateRoot: string | undefined;
+
 /**
  * A fresh state directory per run unless the caller gives one: verifiers pin log keys and keep
  * checkpoints there, and no run may see another's (or the machine user's) pins.
  */
-export const freshState = () => ({ XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'tyche-state-')) });
+export function freshState(): { XDG_STATE_HOME: string } {
+  if (!stateRoot) {
+    const root = mkdtempSync(join(tmpdir(), 'tyche-state-'));
+    process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+    stateRoot = root;
+  }
+  return { XDG_STATE_HOME: mkdtempSync(join(stateRoot, 'run-')) };
+}
 
 /**
  * Runs `tyche …` in this process through runCli, the seam `main` uses, with only `env` as its

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main.ts';
@@ -24,6 +23,7 @@ import {
   type VerifiableApp,
 } from '../giveaways/verifiable-helpers.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { freshState } from '../helpers/cli.ts';
 import { fakeLog } from '../helpers/fake-log.ts';
 
 async function tyche(args: string[], env: Record<string, string>) {
@@ -35,8 +35,6 @@ async function tyche(args: string[], env: Record<string, string>) {
 
 const announcement = (key: SigningKey) =>
   keyEntryBody({ kid: key.kid, publicKey: key.publicKeyRaw, createdAt: '2026-01-01T00:00:00.000Z' });
-
-const stateEnv = () => ({ XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'tyche-state-')) });
 
 describe('tyche log verify on a real log', () => {
   let t: TestApp;
@@ -50,7 +48,7 @@ describe('tyche log verify on a real log', () => {
   after(() => t.close());
 
   test('a clean log holds; the key and checkpoint are pinned; a later run checks against them', async () => {
-    const env = stateEnv();
+    const env = freshState();
     const first = await tyche(['log', 'verify', `${url}/log`], env);
     assert.equal(first.code, 0, first.out + first.err);
     assert.match(first.out, /✓ Checkpoint: .* at size 4, signed by the log key \(pinned now, on first use\)/);
@@ -68,7 +66,7 @@ describe('tyche log verify on a real log', () => {
 
   test('--log-key pins explicitly; a key the server did not sign with fails the checkpoint', async () => {
     const stranger = verifierKey(t.services.transparency.origin, createSigningKey().publicKeyRaw);
-    const res = await tyche(['log', 'verify', url, '--log-key', stranger], stateEnv());
+    const res = await tyche(['log', 'verify', url, '--log-key', stranger], freshState());
     assert.equal(res.code, 1);
     assert.match(res.out, /✗ Checkpoint: /);
   });
@@ -98,7 +96,7 @@ describe('tyche log verify on a real log of verifiable draws', () => {
     await t.runner.runDue();
     const g = await t.app.inject({ url: `/g/${first.id}.json` });
     assert.equal(typeof g.json().certificate_log_index, 'number', 'the draw was logged');
-    const env = stateEnv();
+    const env = freshState();
     const clean = await tyche(['log', 'verify', url], env);
     assert.equal(clean.code, 0, clean.out);
     assert.match(clean.out, /✓ Entries: every entry is canonical/);
@@ -136,7 +134,7 @@ describe('tyche log verify on a log that lies', () => {
 
   test('a seal by an unannounced key, two seals of one owner on a round, a retired key, a giveaway sealed twice', async () => {
     const { log, url } = await honestLog();
-    const env = stateEnv();
+    const env = freshState();
     assert.equal((await tyche(['log', 'verify', url], env)).code, 0);
 
     const stranger = createSigningKey();
@@ -186,7 +184,7 @@ describe('tyche log verify on a log that lies', () => {
       sealCertificate({ type: 'tyche-seal-v2', seal_id: 's_three' }, signer),
     );
     // Only /log/entries names an entry's kind; an entry bundle holds the entries alone.
-    const res = await tyche(['log', 'verify', url, '--entries'], stateEnv());
+    const res = await tyche(['log', 'verify', url, '--entries'], freshState());
     assert.equal(res.code, 1);
     assert.match(
       res.out,
@@ -194,14 +192,14 @@ describe('tyche log verify on a log that lies', () => {
     );
     assert.match(res.out, /entry 5: it is logged as certificate but holds seal/);
     assert.match(res.out, /✓ Tree: the 6 entries hash to the checkpoint's root/);
-    const tiled = await tyche(['log', 'verify', url], stateEnv());
+    const tiled = await tyche(['log', 'verify', url], freshState());
     assert.match(tiled.out, /✗ Entries: 1 broken, the first at index 4: certificate c_ghost/);
     assert.match(tiled.out, /✓ Tiles: the 1 hash tiles of size 6 are the tree's/);
   });
 
   test("a checkpoint under another key, and one whose root is not the entries', fail and pin nothing", async () => {
     const { log, url } = await honestLog();
-    const env = stateEnv();
+    const env = freshState();
     const otherSeed = randomBytes(32);
     const packedRoot = (await fetch(`${url}/log/checkpoint`).then((r) => r.text())).split('\n')[2];
     log.showCheckpoint(
@@ -223,12 +221,12 @@ describe('tyche log verify on a log that lies', () => {
   test('a rolled-back log fails against --since and against the pinned checkpoint', async () => {
     const { log, url } = await honestLog();
     log.seal(signer, 's_two', 'G2', 'owner_b', 200);
-    const env = stateEnv();
+    const env = freshState();
     assert.equal((await tyche(['log', 'verify', url], env)).code, 0);
-    const saved = join(mkdtempSync(join(tmpdir(), 'tyche-since-')), 'checkpoint.txt');
+    const saved = join(freshState().XDG_STATE_HOME, 'checkpoint.txt');
     writeFileSync(saved, await (await fetch(`${url}/log/checkpoint`)).text());
     log.showSize(2);
-    const rolled = await tyche(['log', 'verify', url, '--since', saved], stateEnv());
+    const rolled = await tyche(['log', 'verify', url, '--since', saved], freshState());
     assert.equal(rolled.code, 1);
     assert.match(
       rolled.out,
@@ -247,7 +245,7 @@ describe('tyche log verify on a log that lies', () => {
   test('history rewritten under the log key fails against the checkpoint seen before', async () => {
     const { log, url } = await honestLog();
     log.seal(signer, 's_two', 'G2', 'owner_b', 200);
-    const env = stateEnv();
+    const env = freshState();
     assert.equal((await tyche(['log', 'verify', url], env)).code, 0);
     const key = createSigningKey();
     log.rewrite(1, 'key', key.kid, sealCertificate(announcement(key), logKey));
@@ -263,7 +261,7 @@ describe('tyche log verify on a log that lies', () => {
 
   test('entries that hold beside a consistency proof that does not: the proof is named', async () => {
     const { log, url } = await honestLog();
-    const env = stateEnv();
+    const env = freshState();
     assert.equal((await tyche(['log', 'verify', url, '--entries'], env)).code, 0);
     log.seal(signer, 's_two', 'G2', 'owner_b', 200);
     log.showProof(['00'.repeat(32)]);
@@ -285,7 +283,7 @@ describe('tyche log verify on a log that lies', () => {
 
   test('a server that shows another log key than the pinned one, or --log-key against the pin, fails', async () => {
     const { log, url } = await honestLog();
-    const env = stateEnv();
+    const env = freshState();
     assert.equal((await tyche(['log', 'verify', url], env)).code, 0);
     const other = verifierKey(origin, createSigningKey().publicKeyRaw);
     log.showKey(other);
@@ -304,7 +302,7 @@ describe('tyche log verify on a log that lies', () => {
 
   test('one list sealed under several owners on one round is reported by root, count and title', async () => {
     const { log, url } = await honestLog();
-    const env = stateEnv();
+    const env = freshState();
     const list = { count: 7, root: 'ab'.repeat(32) };
     log.seal(signer, 's_clone_a', 'GA', 'owner_a', 500, { title: 'iPhone', entrants: list });
     log.seal(signer, 's_clone_b', 'GB', 'owner_b', 500, { title: 'iPhone', entrants: list });
@@ -337,10 +335,10 @@ describe('tyche log verify on a log that lies', () => {
   test("tiles refused for a while (429) are asked for again after the server's Retry-After", async () => {
     const { log, url } = await honestLog();
     log.refuseTiles(3);
-    const res = await tyche(['log', 'verify', url], stateEnv());
+    const res = await tyche(['log', 'verify', url], freshState());
     assert.equal(res.code, 0, res.out + res.err);
     log.refuseTiles(10);
-    const refused = await tyche(['log', 'verify', url], stateEnv());
+    const refused = await tyche(['log', 'verify', url], freshState());
     assert.equal(refused.code, 3);
     assert.match(refused.err, /tile\/entries\/000\.p\/2 answered 429/);
     log.refuseTiles(0);
@@ -350,7 +348,7 @@ describe('tyche log verify on a log that lies', () => {
     const { log, url } = await honestLog();
     await log.close();
     opened.pop();
-    const res = await tyche(['log', 'verify', url], stateEnv());
+    const res = await tyche(['log', 'verify', url], freshState());
     assert.equal(res.code, 3);
     assert.match(res.err, /tyche log verify: cannot reach /);
   });
