@@ -29,19 +29,15 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Runs `tyche serve` (or `tyche witness`) as a real process and resolves once it logs that it is serving. */
-export async function startServerProcess(
+/**
+ * Starts `tyche COMMAND` as a process of its own, its stdout and stderr piped, on 127.0.0.1 and
+ * `port` (0: any), with no upstream a test must not reach unless `env` names one.
+ */
+export function spawnTyche(
   env: Record<string, string>,
-  options: {
-    keepLogs?: boolean;
-    command?: 'serve' | 'witness';
-    /** What the process runs: the CLI's source unless said otherwise (bin/tyche.js is what npm start runs). */
-    entry?: string;
-  } = {},
-): Promise<ServerProcess> {
-  const port = await freePort();
-  const command = options.command ?? 'serve';
-  const child = spawn(process.execPath, [...START_FLAGS, options.entry ?? CLI, command], {
+  { command = 'serve', entry = CLI, port = 0 }: { command?: string; entry?: string; port?: number } = {},
+): ChildProcess {
+  return spawn(process.execPath, [...START_FLAGS, entry, command], {
     // Readiness is read from the info-level start-up line, so the level is not left to the caller.
     env: {
       PATH: process.env.PATH,
@@ -56,6 +52,21 @@ export async function startServerProcess(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/** Runs `tyche serve` (or `tyche witness`) as a real process and resolves once it logs that it is serving. */
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: {
+    keepLogs?: boolean;
+    command?: 'serve' | 'witness';
+    /** What the process runs: the CLI's source unless said otherwise (bin/tyche.js is what npm start runs). */
+    entry?: string;
+  } = {},
+): Promise<ServerProcess> {
+  const port = await freePort();
+  const command = options.command ?? 'serve';
+  const child = spawnTyche(env, { command, entry: options.entry, port });
   const logs: string[] = [];
   let stderr = '';
   child.stderr!.on('data', (d) => {

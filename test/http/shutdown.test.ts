@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
@@ -10,10 +9,9 @@ import { createConfig } from '../../src/config.ts';
 import { createServices } from '../../src/services.ts';
 import { openStore } from '../../src/store/store.ts';
 import { bearer } from '../helpers/app.ts';
-import { CLI } from '../helpers/cli.ts';
 import { startFakeAnu } from '../helpers/fake-upstreams.ts';
 import { createTestDatabase, postgresUnavailable } from '../helpers/postgres.ts';
-import { startServerProcess } from '../helpers/server-process.ts';
+import { spawnTyche, startServerProcess } from '../helpers/server-process.ts';
 
 test('SIGTERM lets an in-flight request finish, then the process exits 0; keys never reach the log', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tyche-shutdown-'));
@@ -66,18 +64,10 @@ test('SIGTERM sent the moment the server says it is serving still stops it grace
  * `announced` waits for the start-up signal's line on stderr, failing if the process ends first.
  */
 function serveHeldAtStart(databaseUrl: string) {
-  const child = spawn(process.execPath, [CLI, 'serve'], {
-    env: {
-      PATH: process.env.PATH,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      TYCHE_SOURCES: 'system',
-      DATABASE_URL: databaseUrl,
-      TYCHE_DB_CONNECT_TIMEOUT_MS: '600000',
-      DRAND_URL: 'http://127.0.0.1:9',
-      TYCHE_TSA_URLS: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawnTyche({
+    TYCHE_SOURCES: 'system',
+    DATABASE_URL: databaseUrl,
+    TYCHE_DB_CONNECT_TIMEOUT_MS: '600000',
   });
   const output = { stdout: '', stderr: '' };
   child.stdout!.on('data', (chunk) => {
